@@ -1,0 +1,57 @@
+# One static library per module under src/. A module names the modules it may use; the
+# layering check below fails the build when a source includes a header of any other module.
+set_property(GLOBAL PROPERTY BOREAS_MODULES "")
+
+# boreas_module(NAME SOURCES a.cpp b.cpp DEPS core ... [LIBS extra link libraries])
+function(boreas_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LIBS" ${ARGN})
+  add_library(boreas_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(boreas_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(boreas_${name} PUBLIC boreas_options)
+  foreach(dep ${ARG_DEPS})
+    target_link_libraries(boreas_${name} PUBLIC boreas_${dep})
+  endforeach()
+  if(ARG_LIBS)
+    target_link_libraries(boreas_${name} PUBLIC ${ARG_LIBS})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY BOREAS_MODULES ${name})
+  set_property(GLOBAL PROPERTY BOREAS_DEPS_${name} ${ARG_DEPS})
+endfunction()
+
+# boreas_test(NAME SOURCES ... DEPS modules...) — a GoogleTest executable registered with ctest.
+function(boreas_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  foreach(dep ${ARG_DEPS})
+    target_link_libraries(${name} PRIVATE boreas_${dep})
+  endforeach()
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_compile_definitions(${name} PRIVATE BOREAS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                                             BOREAS_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+endfunction()
+
+# Runs cmake/CheckLayering.cmake over every module's sources at build time.
+function(boreas_check_layering)
+  get_property(modules GLOBAL PROPERTY BOREAS_MODULES)
+  set(rules "")
+  set(all_sources "")
+  foreach(m ${modules})
+    get_property(deps GLOBAL PROPERTY BOREAS_DEPS_${m})
+    string(REPLACE ";" "," deps_csv "${deps}")
+    list(APPEND rules "${m}=${deps_csv}")
+    file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${m}/*.h
+         ${PROJECT_SOURCE_DIR}/src/${m}/*.cpp)
+    list(APPEND all_sources ${srcs})
+  endforeach()
+  string(REPLACE ";" "|" rules_arg "${rules}")
+  set(stamp ${PROJECT_BINARY_DIR}/layering.stamp)
+  add_custom_command(
+    OUTPUT ${stamp}
+    COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR}/src "-DRULES=${rules_arg}" -DSTAMP=${stamp}
+            -P ${PROJECT_SOURCE_DIR}/cmake/CheckLayering.cmake
+    DEPENDS ${all_sources} ${PROJECT_SOURCE_DIR}/cmake/CheckLayering.cmake
+    COMMENT "Checking module layering"
+    VERBATIM)
+  add_custom_target(check_layering ALL DEPENDS ${stamp})
+endfunction()

@@ -1,0 +1,27 @@
+#pragma once
+// Each subcommand family registers itself on the CLI11 app and, when chosen, stores the action to
+// run in `Runner`. Exit codes: 0 ok, 1 user error (message on stderr), 2 internal error.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+#include "core/status.h"
+
+namespace boreas::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUserError = 1;
+inline constexpr int kExitInternalError = 2;
+
+struct Runner {
+  std::function<int()> action;
+};
+
+// Prints "boreas: error: <message>" and returns the matching exit code.
+int report_error(const Status& status);
+
+void add_version_command(CLI::App& app, Runner& runner);
+
+}  // namespace boreas::cli

@@ -1,0 +1,9 @@
+#include "cli/commands.h"
+
+namespace boreas::cli {
+
+void add_all_commands(CLI::App& app, Runner& runner) {
+  add_version_command(app, runner);
+}
+
+}  // namespace boreas::cli

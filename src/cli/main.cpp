@@ -1,0 +1,27 @@
+// The `boreas` binary: one command, many subcommands (see `boreas --help`).
+
+#include <exception>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace boreas::cli;
+  CLI::App app{"Boreas — a workload manager and digital twin for AI clusters", "boreas"};
+  app.require_subcommand(1);
+  Runner runner;
+  add_all_commands(app, runner);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitUserError;
+  }
+  try {
+    return runner.action ? runner.action() : kExitOk;
+  } catch (const std::exception& e) {
+    std::cerr << "boreas: internal error: " << e.what() << "\n";
+    return kExitInternalError;
+  }
+}
