@@ -1,0 +1,43 @@
+#pragma once
+// A job trace in memory and the one entry point that reads any supported format.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/job.h"
+#include "core/status.h"
+#include "core/symbol.h"
+
+namespace boreas::trace {
+
+// Jobs sorted by (submit, order in the source); jobs[i].id == JobId(i). Strings live in `symbols`.
+struct Trace {
+  SymbolTable symbols;
+  std::vector<JobSpec> jobs;
+  std::string format;  // the format it was read as, e.g. "philly"
+};
+
+enum class OnError { kFail, kSkip };
+
+struct ReadOptions {
+  std::string format = "auto";  // auto-detect from header and extension unless named
+  std::string column_map;       // generic CSV: "submit=col,duration=col,gpus=col,..."
+  OnError on_error = OnError::kFail;
+};
+
+// What was skipped with OnError::kSkip, by reason, with the first location of each.
+struct ReadReport {
+  uint64_t lines_read = 0;
+  uint64_t jobs = 0;
+  uint64_t skipped = 0;
+  std::map<std::string, uint64_t> skipped_by_reason;
+  std::map<std::string, std::string> first_location_by_reason;
+};
+
+// Reads `path` (".gz" transparently). Errors carry "file:line: field: what was expected".
+Result<Trace> read_trace_file(const std::string& path, const ReadOptions& options,
+                              ReadReport* report = nullptr);
+
+}  // namespace boreas::trace
