@@ -30,6 +30,19 @@ void TraceBuilder::exclude(uint64_t line, const std::string& reason) {
   report_->first_location_by_reason.emplace(reason, file_ + ":" + std::to_string(line));
 }
 
+Status TraceBuilder::take(uint64_t line, const std::optional<RowError>& error, const JobSpec& job,
+                          const std::string& excluded) {
+  if (error) {
+    return row_error(line, *error);
+  }
+  if (!excluded.empty()) {
+    exclude(line, excluded);
+  } else {
+    add(job);
+  }
+  return Status::ok();
+}
+
 Status TraceBuilder::fatal(uint64_t line, const std::string& message) const {
   return invalid_argument(file_ + ":" + std::to_string(line) + ": " + message);
 }

@@ -3,6 +3,7 @@
 // the Trace: sorted by (submit, source order), dense ids, submit relative to the first job.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ class TraceBuilder {
   // A valid line that is deliberately not a job (e.g. a Slurm job that never started).
   void exclude(uint64_t line, const std::string& reason);
   void count_line() { ++lines_read_; }
+  // Whichever applies for one parsed line: the error, the exclusion (non-empty reason) or the job.
+  Status take(uint64_t line, const std::optional<RowError>& error, const JobSpec& job,
+              const std::string& excluded);
   // "file:line: message" for errors that stop reading whatever the policy (e.g. a bad header).
   Status fatal(uint64_t line, const std::string& message) const;
   Trace finish(std::string format);

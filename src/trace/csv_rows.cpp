@@ -61,13 +61,8 @@ Status for_each_row(ReaderInput& in, char sep, size_t n_fields, const RowFn& row
     }
     JobSpec job;
     std::string excluded;
-    if (auto error = row(fields, job, excluded)) {
-      BOREAS_RETURN_IF_ERROR(in.builder.row_error(n, *error));
-    } else if (!excluded.empty()) {
-      in.builder.exclude(n, excluded);
-    } else {
-      in.builder.add(job);
-    }
+    const auto error = row(fields, job, excluded);
+    BOREAS_RETURN_IF_ERROR(in.builder.take(n, error, job, excluded));
   }
   return in.lines.status();
 }

@@ -18,6 +18,7 @@ const std::vector<FormatEntry>& formats() {
   static const std::vector<FormatEntry> kFormats = {
       {"native", read_native_jsonl}, {"native-csv", read_native_csv}, {"philly", read_philly},
       {"helios", read_helios},       {"alibaba", read_alibaba},       {"csv", read_generic_csv},
+      {"swf", read_swf},             {"slurm", read_slurm},
   };
   return kFormats;
 }
