@@ -1,0 +1,44 @@
+#include "models/power.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace boreas::models {
+
+double idle_w(const GpuType& type) {
+  return type.idle_w > 0 ? type.idle_w : 0.1 * type.tdp_w;
+}
+
+double gpu_power_w(const GpuType& type, double activity, double clock, const PowerParams& p) {
+  const double idle = idle_w(type);
+  return idle + (type.tdp_w - idle) * activity * std::pow(clock, p.clock_power_exponent);
+}
+
+CappedClock clock_for_cap(const GpuType& type, double activity, double cap_w, const PowerParams& p) {
+  const double idle = idle_w(type);
+  const double dynamic_full = (type.tdp_w - idle) * activity;
+  if (idle + dynamic_full <= cap_w) {
+    return {1.0, true};
+  }
+  const double headroom = std::max(0.0, cap_w - idle);
+  const double clock = std::pow(headroom / dynamic_full, 1.0 / p.clock_power_exponent);
+  if (clock < p.min_clock) {
+    return {p.min_clock, false};
+  }
+  return {clock, true};
+}
+
+double sum_w(std::span<const double> w) {
+  return std::accumulate(w.begin(), w.end(), 0.0);
+}
+
+double node_power_w(std::span<const double> gpu_w, const PowerParams& p) {
+  return sum_w(gpu_w) + p.node_static_w;
+}
+
+double energy_kwh(double power_w, Duration interval) {
+  return power_w * interval.to_seconds() / 3.6e6;
+}
+
+}  // namespace boreas::models
