@@ -67,7 +67,7 @@ std::optional<FailureEvent> FailureProcess::next(Rng& rng) const {
   if (total_rate_ <= 1e-300) {
     return std::nullopt;
   }
-  const double hours = exponential_hours(rng, total_rate_);
+  const double hours = exponential(rng, total_rate_);
   return FailureEvent{hours_to_duration(hours), pick(uniform01(rng) * total_rate_)};
 }
 
@@ -89,7 +89,7 @@ uint32_t FailureProcess::pick(double u) const {
 
 Duration draw_repair(const FailureParams& p, ComponentKind kind, Rng& rng) {
   const double mean = kind == ComponentKind::kGpu ? p.gpu_repair_hours : p.node_repair_hours;
-  return hours_to_duration(exponential_hours(rng, 1.0 / mean));
+  return hours_to_duration(exponential(rng, 1.0 / mean));
 }
 
 }  // namespace boreas::models

@@ -18,9 +18,10 @@ inline double uniform01(Rng& rng) {
   return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
 
-// Exponential with the given rate (events per hour); returns hours. rate must be > 0.
-inline double exponential_hours(Rng& rng, double rate_per_hour) {
-  return -std::log1p(-uniform01(rng)) / rate_per_hour;
+// Exponential with the given rate (> 0); the result is in the time unit of the rate
+// (a rate per hour gives hours).
+inline double exponential(Rng& rng, double rate) {
+  return -std::log1p(-uniform01(rng)) / rate;
 }
 
 // Hours as a Duration, rounded to the microsecond; infinite stays infinite.
