@@ -20,9 +20,10 @@ struct PlacementSummary {
 };
 
 struct CommParams {
-  // Achieved / spec bandwidth per tier. In-node 1.0: 8×H100 reach 460–480 GB/s busbw against
-  // 450 spec (FACTS §2.3, N2/N3, NVLS). Network 0.73: 4×8 B200 reach 36.5 of 50 GB/s per NIC.
-  double nvlink_efficiency = 1.0;
+  // Achieved / spec bandwidth per tier. In-node 0.85: "links achieve about 80–90% of spec"
+  // (FACTS §2.1; A100 235 of 300). NVLS parts beat it (8×H100: 460–480 GB/s against 450 spec).
+  // Network 0.73: 4×8 B200 reach 36.5 of 50 GB/s per NIC (FACTS §2.3, N3).
+  double nvlink_efficiency = 0.85;
   double network_efficiency = 0.73;
   // How the intra- and inter-node phases of a hierarchical all-reduce combine:
   // T = max(a, b) + (1 − overlap) × min(a, b). 1 = FACTS' lower bound (max), 0 = upper (sum).
