@@ -87,6 +87,29 @@ uint32_t FailureProcess::pick(double u) const {
   return last_enabled;  // rounding left u just above the last rate
 }
 
+FailureProcess job_failure_process(const FailureParams& p, uint32_t gpus, uint32_t nodes) {
+  FailureProcess process;
+  for (uint32_t i = 0; i < gpus; ++i) {
+    process.add(p.gpu_mtbf_hours);
+  }
+  for (uint32_t i = 0; i < nodes; ++i) {
+    process.add(p.node_mtbf_hours);
+  }
+  return process;
+}
+
+double simulated_failure_interval_hours(const FailureProcess& process, uint32_t events, Rng& rng) {
+  Duration horizon;
+  for (uint32_t i = 0; i < events; ++i) {
+    const std::optional<FailureEvent> e = process.next(rng);
+    if (!e) {
+      return INFINITY;
+    }
+    horizon += e->after;
+  }
+  return events > 0 ? duration_to_hours(horizon) / events : INFINITY;
+}
+
 Duration draw_repair(const FailureParams& p, ComponentKind kind, Rng& rng) {
   const double mean = kind == ComponentKind::kGpu ? p.gpu_repair_hours : p.node_repair_hours;
   return hours_to_duration(exponential(rng, 1.0 / mean));

@@ -59,6 +59,13 @@ class FailureProcess {
   double total_rate_ = 0;
 };
 
+// The components a job runs on: `gpus` GPU processes (indexes 0..gpus−1), then `nodes` nodes.
+FailureProcess job_failure_process(const FailureParams& p, uint32_t gpus, uint32_t nodes);
+
+// Mean time between failures observed over `events` draws (hours): a job that moves to spare
+// hardware after each failure sees every draw.
+double simulated_failure_interval_hours(const FailureProcess& process, uint32_t events, Rng& rng);
+
 // A repair time drawn for a failed component of the given kind.
 Duration draw_repair(const FailureParams& p, ComponentKind kind, Rng& rng);
 

@@ -34,27 +34,22 @@ TEST(Failure, RejectsNonPositiveMtbfWithTheField) {
 // Issue 5 "must show": one interruption per ~3.1 h at 16,384 GPUs, within 10%. 20,000 draws
 // give a relative standard error of 1/√20000 ≈ 0.7%, so 10% is > 14 standard errors.
 TEST(Failure, SimulatedLlama3JobIsInterruptedEvery3Point1Hours) {
-  const FailureParams p = llama3_failure_params();
-  FailureProcess process;
-  for (int i = 0; i < 16384; ++i) {
-    process.add(p.gpu_mtbf_hours);
-  }
-  for (int i = 0; i < 2048; ++i) {
-    process.add(p.node_mtbf_hours);
-  }
+  const FailureProcess process = job_failure_process(llama3_failure_params(), 16384, 2048);
   Rng rng(42);
-  Duration horizon;
-  uint32_t gpu_failures = 0;
-  constexpr int kEvents = 20000;
-  for (int i = 0; i < kEvents; ++i) {
-    const FailureEvent e = *process.next(rng);
-    horizon += e.after;
-    gpu_failures += e.component < 16384 ? 1 : 0;
-  }
-  const double interval_h = duration_to_hours(horizon) / kEvents;
+  const double interval_h = simulated_failure_interval_hours(process, 20000, rng);
   EXPECT_NEAR(interval_h, 3.1, 0.31);
   EXPECT_NEAR(interval_h, 3.093, 0.093);  // in fact within 3%
-  EXPECT_NEAR(gpu_failures / double(kEvents), 0.587, 0.02);
+}
+
+// 58.7% of failures hit a GPU component (indexes below 16,384).
+TEST(Failure, GpuShareOfFailuresMatchesLlama3) {
+  const FailureProcess process = job_failure_process(llama3_failure_params(), 16384, 2048);
+  Rng rng(43);
+  int gpu_failures = 0;
+  for (int i = 0; i < 10000; ++i) {
+    gpu_failures += process.next(rng)->component < 16384 ? 1 : 0;
+  }
+  EXPECT_NEAR(gpu_failures / 10000.0, 0.587, 0.02);
 }
 
 TEST(Failure, PicksComponentsInProportionToTheirRates) {

@@ -101,22 +101,10 @@ void add_thermal_rows(std::vector<ValidationRow>& rows) {
 }
 
 void add_failure_rows(std::vector<ValidationRow>& rows, uint64_t seed) {
-  const FailureParams p = llama3_failure_params();
-  FailureProcess process;
-  for (int i = 0; i < 16384; ++i) {
-    process.add(p.gpu_mtbf_hours);
-  }
-  for (int i = 0; i < 2048; ++i) {
-    process.add(p.node_mtbf_hours);
-  }
+  const FailureProcess process = job_failure_process(llama3_failure_params(), 16384, 2048);
   Rng rng(seed);
-  Duration horizon;
-  constexpr int kEvents = 20000;
-  for (int i = 0; i < kEvents; ++i) {
-    horizon += process.next(rng)->after;
-  }
   rows.push_back({"16,384-GPU job: simulated interruption interval (20,000 failures)",
-                  duration_to_hours(horizon) / kEvents, "h", "3.1", "FACTS 4.1 D"});
+                  simulated_failure_interval_hours(process, 20000, rng), "h", "3.1", "FACTS 4.1 D"});
 }
 
 void add_checkpoint(ValidationReport& report, uint64_t seed) {
