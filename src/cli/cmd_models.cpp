@@ -26,9 +26,10 @@ void print_split(const models::ValidationReport& r) {
 }
 
 void print_sweep(const models::ValidationReport& r) {
-  std::printf("\nCheckpoint sweep, M = 3.1 h, write 300 s, restore 600 s, 20,000 h of work "
-              "(Young %.0f s, Daly %.0f s):\n",
-              r.young_s, r.daly_s);
+  std::printf(
+      "\nCheckpoint sweep, M = 3.1 h, write 300 s, restore 600 s, 20,000 h of work "
+      "(Young %.0f s, Daly %.0f s):\n",
+      r.young_s, r.daly_s);
   std::printf("%12s %12s %16s %17s\n", "interval s", "x Young", "expected waste", "simulated waste");
   for (const models::SweepPoint& p : r.sweep) {
     std::printf("%12.0f %12.3f %16.4f %17.4f\n", p.interval_s, p.interval_s / r.young_s, p.expected_waste,

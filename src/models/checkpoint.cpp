@@ -51,8 +51,8 @@ std::vector<SweepPoint> sweep_intervals(const std::vector<double>& intervals_s, 
   for (double interval : intervals_s) {
     Rng rng(seed);
     const double wall = simulate_runtime_s(work_s, interval, write_s, restore_s, mtbf_s, rng);
-    points.push_back({interval, expected_time_per_work(interval, write_s, restore_s, mtbf_s) - 1.0,
-                      wall / work_s - 1.0});
+    points.push_back(
+        {interval, expected_time_per_work(interval, write_s, restore_s, mtbf_s) - 1.0, wall / work_s - 1.0});
   }
   return points;
 }

@@ -59,7 +59,9 @@ TEST(Checkpoint, SweepHasItsMinimumAtYoungOrDaly) {
   grid.push_back(young);
   grid.push_back(daly);
   const auto points = sweep_intervals(grid, 20000 * 3600.0, 300, 600, kLlamaMtbfS, 2026);
-  const auto by_sim = [](const SweepPoint& a, const SweepPoint& b) { return a.simulated_waste < b.simulated_waste; };
+  const auto by_sim = [](const SweepPoint& a, const SweepPoint& b) {
+    return a.simulated_waste < b.simulated_waste;
+  };
   const double best_sim = std::min_element(points.begin(), points.end(), by_sim)->simulated_waste;
   const SweepPoint& at_young = points[grid.size() - 2];
   const SweepPoint& at_daly = points[grid.size() - 1];

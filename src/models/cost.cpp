@@ -9,7 +9,8 @@ double gpu_hour_price(const GpuType& type, PriceTier tier, const CostParams& p) 
       return type.price.reserved_usd_per_hour > 0 ? type.price.reserved_usd_per_hour
                                                   : on_demand * (1.0 - p.reserved_discount);
     case PriceTier::kSpot:
-      return type.price.spot_usd_per_hour > 0 ? type.price.spot_usd_per_hour : on_demand * (1.0 - p.spot_discount);
+      return type.price.spot_usd_per_hour > 0 ? type.price.spot_usd_per_hour
+                                              : on_demand * (1.0 - p.spot_discount);
     case PriceTier::kOnDemand:
       break;
   }

@@ -17,8 +17,8 @@ Status require_positive(double v, const char* field) {
   if (v > 0 && std::isfinite(v)) {
     return Status::ok();
   }
-  return invalid_argument(std::string("failure model: ") + field + " must be a positive number of hours, got " +
-                          std::to_string(v));
+  return invalid_argument(std::string("failure model: ") + field +
+                          " must be a positive number of hours, got " + std::to_string(v));
 }
 
 }  // namespace

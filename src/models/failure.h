@@ -22,8 +22,8 @@ struct FailureParams {
   // The other 41.3% of causes (host, network, NIC, software, ...) charged to the node.
   double node_mtbf_hours = 0;
   // Mean repair times (exponential). FACTS has no MTTR row (§7 gaps): assumptions, configurable.
-  double gpu_repair_hours = 24;   // drain the node, swap the GPU or board
-  double node_repair_hours = 4;   // reboot / unplanned host maintenance
+  double gpu_repair_hours = 24;  // drain the node, swap the GPU or board
+  double node_repair_hours = 4;  // reboot / unplanned host maintenance
 };
 
 // The Llama 3 derived defaults for nodes of `gpus_per_node` GPUs (Llama 3 used 8 per node).
@@ -34,8 +34,8 @@ Status validate(const FailureParams& p);
 double job_mtbf_hours(const FailureParams& p, uint32_t gpus, uint32_t nodes);
 
 struct FailureEvent {
-  Duration after;           // time from the draw to the failure
-  uint32_t component = 0;   // index into the process's components
+  Duration after;          // time from the draw to the failure
+  uint32_t component = 0;  // index into the process's components
 };
 
 // A set of components failing independently; the superposition is exponential with the sum of

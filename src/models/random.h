@@ -32,6 +32,8 @@ inline Duration hours_to_duration(double hours) {
   return Duration::micros(std::llround(hours * 3.6e9));
 }
 
-inline double duration_to_hours(Duration d) { return d.to_seconds() / 3600.0; }
+inline double duration_to_hours(Duration d) {
+  return d.to_seconds() / 3600.0;
+}
 
 }  // namespace boreas::models

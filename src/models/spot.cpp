@@ -6,7 +6,8 @@ namespace boreas::models {
 
 Status validate(const SpotParams& p) {
   if (!(p.mean_hours_between_reclaims > 0) || !(p.mean_hours_reclaimed > 0)) {
-    return invalid_argument("spot model: mean_hours_between_reclaims and mean_hours_reclaimed must be positive");
+    return invalid_argument(
+        "spot model: mean_hours_between_reclaims and mean_hours_reclaimed must be positive");
   }
   if (p.notice < Duration::zero()) {
     return invalid_argument("spot model: notice must not be negative, got " + to_string(p.notice));

@@ -12,17 +12,17 @@ namespace boreas::models {
 
 struct SpotParams {
   // FACTS has no reclaim-rate or notice row: these are assumptions to set per provider.
-  double mean_hours_between_reclaims = 24;  // per spot node
-  double mean_hours_reclaimed = 2;          // until the capacity comes back
-  Duration notice = Duration::seconds(120); // AWS's two-minute interruption notice
+  double mean_hours_between_reclaims = 24;   // per spot node
+  double mean_hours_reclaimed = 2;           // until the capacity comes back
+  Duration notice = Duration::seconds(120);  // AWS's two-minute interruption notice
 };
 Status validate(const SpotParams& p);
 
 struct SpotReclaim {
-  Duration notice_after;    // from the draw until the notice arrives
-  Duration reclaim_after;   // from the draw until the node is taken (notice_after + notice)
-  Duration returns_after;   // from the draw until the node is back
-  uint32_t node = 0;        // index within the spot group
+  Duration notice_after;   // from the draw until the notice arrives
+  Duration reclaim_after;  // from the draw until the node is taken (notice_after + notice)
+  Duration returns_after;  // from the draw until the node is back
+  uint32_t node = 0;       // index within the spot group
 };
 // The next reclaim among `nodes` spot nodes (all in service); nodes must be > 0.
 SpotReclaim next_reclaim(const SpotParams& p, uint32_t nodes, Rng& rng);

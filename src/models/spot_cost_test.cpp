@@ -35,7 +35,8 @@ TEST(Spot, ReclaimsArriveAtTheGroupRate) {
 TEST(Spot, CheckpointWithinNoticeLosesNothing) {
   const Duration notice = Duration::seconds(120);
   EXPECT_EQ(work_lost_on_reclaim(Duration::minutes(40), Duration::seconds(60), notice), Duration::zero());
-  EXPECT_EQ(work_lost_on_reclaim(Duration::minutes(40), Duration::seconds(300), notice), Duration::minutes(40));
+  EXPECT_EQ(work_lost_on_reclaim(Duration::minutes(40), Duration::seconds(300), notice),
+            Duration::minutes(40));
 }
 
 GpuType priced(double on_demand, double spot, double reserved) {

@@ -17,13 +17,13 @@ struct CoolingParams {
 };
 
 struct ThermalParams {
-  CoolingParams air{50, 150};            // 25 °C air → 75 °C at TDP; τ 150 s: 5τ = 12.5 min soak (T2)
-  CoolingParams direct_liquid{25, 60};   // 35 °C warm water → 60 °C (T20 coolant 32–45 °C)
-  CoolingParams immersion{30, 300};      // large fluid mass: slow (assumption)
+  CoolingParams air{50, 150};           // 25 °C air → 75 °C at TDP; τ 150 s: 5τ = 12.5 min soak (T2)
+  CoolingParams direct_liquid{25, 60};  // 35 °C warm water → 60 °C (T20 coolant 32–45 °C)
+  CoolingParams immersion{30, 300};     // large fluid mass: slow (assumption)
   // Air racks above their cooling limit recirculate hot air: inlet rise per kW over the limit.
   double inlet_rise_c_per_kw = 1.0;
-  double max_operating_c = 85;  // SW thermal slowdown starts (A100-SXM4-80GB, FACTS §3.2 T1)
-  double hw_slowdown_c = 89;    // HW slowdown (A100 and H100 PCIe, FACTS §3.2)
+  double max_operating_c = 85;     // SW thermal slowdown starts (A100-SXM4-80GB, FACTS §3.2 T1)
+  double hw_slowdown_c = 89;       // HW slowdown (A100 and H100 PCIe, FACTS §3.2)
   double hw_slowdown_clock = 0.5;  // "clocks cut by a factor of 2 or more" (T3)
 };
 

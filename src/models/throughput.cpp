@@ -1,8 +1,8 @@
 #include "models/throughput.h"
 
+#include <strings.h>
 #include <algorithm>
 #include <cassert>
-#include <strings.h>
 
 namespace boreas::models {
 namespace {
@@ -23,8 +23,8 @@ ThroughputParams default_throughput_params() {
                {"default", 0.6}};
   p.default_class = "default";
   // BF16 MAMF / dense peak, FACTS §1.2 with §1.1 peaks (S-MLE-ACC V). H200 "≈ H100".
-  p.efficiencies = {{"A100-40G", 271.2 / 312},  {"A100-80G", 271.2 / 312}, {"H100-SXM", 794.5 / 989},
-                    {"H200", 794.5 / 989},      {"B200", 1745.0 / 2250},   {"MI300X", 668.4 / 1307.4},
+  p.efficiencies = {{"A100-40G", 271.2 / 312}, {"A100-80G", 271.2 / 312}, {"H100-SXM", 794.5 / 989},
+                    {"H200", 794.5 / 989},     {"B200", 1745.0 / 2250},   {"MI300X", 668.4 / 1307.4},
                     {"H100-PCIe", 0.811}};  // no MAMF row: A100 PCIe's 81.1% (PCIe power limit)
   return p;
 }
@@ -44,8 +44,9 @@ Status validate(const ThroughputParams& p) {
                             "' is not in the class table; add it or name an existing class");
   }
   if (!(p.anchor_tflops > 0 && p.anchor_bandwidth_gbps > 0 && p.default_efficiency > 0)) {
-    return invalid_argument("throughput model: anchor_tflops, anchor_bandwidth_gbps and default_efficiency "
-                            "must be positive");
+    return invalid_argument(
+        "throughput model: anchor_tflops, anchor_bandwidth_gbps and default_efficiency "
+        "must be positive");
   }
   return Status::ok();
 }

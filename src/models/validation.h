@@ -12,8 +12,8 @@
 namespace boreas::models {
 
 struct ValidationRow {
-  std::string check;      // what is computed
-  double model = 0;       // the model's value
+  std::string check;  // what is computed
+  double model = 0;   // the model's value
   std::string unit;
   std::string reference;  // the FACTS value it is compared with, or "prediction"
   std::string source;     // FACTS section and tag
@@ -28,8 +28,8 @@ struct SplitRow {
 
 struct ValidationReport {
   std::vector<ValidationRow> rows;
-  std::vector<SplitRow> split;   // a 32-GPU H100 gang placed four ways
-  std::vector<SweepPoint> sweep; // checkpoint intervals, M = 3.1 h, δ = 300 s, R = 600 s
+  std::vector<SplitRow> split;    // a 32-GPU H100 gang placed four ways
+  std::vector<SweepPoint> sweep;  // checkpoint intervals, M = 3.1 h, δ = 300 s, R = 600 s
   double young_s = 0;
   double daly_s = 0;
 };

@@ -52,9 +52,9 @@ TEST_F(ValidationTest, SplittingAGangAcrossRacksLowersEfficiency) {
 
 TEST_F(ValidationTest, SweepMinimumIsAtYoungOrDaly) {
   const auto& sweep = report_->sweep;
-  const auto best = std::min_element(sweep.begin(), sweep.end(), [](const SweepPoint& a, const SweepPoint& b) {
-    return a.simulated_waste < b.simulated_waste;
-  });
+  const auto best = std::min_element(
+      sweep.begin(), sweep.end(),
+      [](const SweepPoint& a, const SweepPoint& b) { return a.simulated_waste < b.simulated_waste; });
   EXPECT_GE(best->interval_s, report_->daly_s * 0.99);
   EXPECT_LE(best->interval_s, report_->young_s * 1.01);
 }
