@@ -36,6 +36,20 @@ struct CappedClock {
 // The highest clock whose draw at `activity` stays within cap_w.
 CappedClock clock_for_cap(const GpuType& type, double activity, double cap_w, const PowerParams& p);
 
+// One GPU of a rack or zone under a shared power cap.
+struct GpuLoad {
+  const GpuType* type = nullptr;
+  double activity = 0;
+};
+// The one clock, applied to every GPU of the group, that keeps Σ GPU draws + static_w within
+// cap_w: c = ((cap − static − Σ idle) / Σ dynamic)^(1/γ), clamped like clock_for_cap. This is how
+// the engine enforces zone and rack caps (issue 5: caps lower clocks).
+CappedClock group_clock_for_cap(std::span<const GpuLoad> gpus, double static_w, double cap_w,
+                                const PowerParams& p);
+
+// A synchronous gang runs at the pace of its slowest GPU (FACTS §1.2): the lowest clock factor.
+double gang_clock(std::span<const double> clocks);
+
 // Sum of GPU draws plus the node's static draw.
 double node_power_w(std::span<const double> gpu_w, const PowerParams& p);
 double sum_w(std::span<const double> w);

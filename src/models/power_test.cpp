@@ -50,6 +50,25 @@ TEST(Power, V100CapOf175WattsCostsAbout13PercentClock) {
   EXPECT_NEAR(clock_for_cap(gpu(250), 1.0, 175, PowerParams{}).clock, 0.873580, 1e-6);
 }
 
+// 8 × H100 at full activity + 1900 W static under a 6 kW rack cap: fixed 1900 + 560 W,
+// dynamic 5040 W → clock = ∛(3540/5040) = 0.888910.
+TEST(Power, GroupCapSharesOneClock) {
+  const PowerParams p;
+  const GpuType h100 = gpu(700);
+  const std::vector<GpuLoad> loads(8, GpuLoad{&h100, 1.0});
+  const CappedClock c = group_clock_for_cap(loads, 1900, 6000, p);
+  EXPECT_NEAR(c.clock, 0.888910, 1e-6);
+  EXPECT_TRUE(c.meets_cap);
+  EXPECT_EQ(group_clock_for_cap(loads, 1900, 8000, p).clock, 1.0);
+  EXPECT_FALSE(group_clock_for_cap(loads, 1900, 2500, p).meets_cap);
+}
+
+TEST(Power, GangRunsAtItsSlowestGpu) {
+  const std::vector<double> clocks = {1.0, 0.9, 0.6, 0.95};
+  EXPECT_EQ(gang_clock(clocks), 0.6);
+  EXPECT_EQ(gang_clock({}), 1.0);
+}
+
 TEST(Power, NodeTotalsAndEnergy) {
   const PowerParams p;
   const std::vector<double> gpus(8, 385.0);
