@@ -3,7 +3,6 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "cli/command.h"
 #include "server/store.h"
@@ -25,17 +24,6 @@ int64_t wall_us() {
       .count();
 }
 
-std::vector<std::string> split_csv(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string part; std::getline(in, part, ',');) {
-    if (!part.empty()) {
-      out.push_back(part);
-    }
-  }
-  return out;
-}
-
 int run_token_create(const TokenArgs& a) {
   auto role = server::parse_role(a.role);
   if (!role) {
@@ -49,7 +37,7 @@ int run_token_create(const TokenArgs& a) {
     return report_error(store.status());
   }
   const std::string name = a.name.empty() ? a.role : a.name;
-  auto token = server::create_token(**store, {name, *role, split_csv(a.queues)}, wall_us());
+  auto token = server::create_token(**store, {name, *role, server::split_queue_list(a.queues)}, wall_us());
   if (!token.is_ok()) {
     return report_error(token.status());
   }

@@ -38,7 +38,9 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
-std::vector<std::string> split(const std::string& s) {
+}  // namespace
+
+std::vector<std::string> split_queue_list(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
   for (std::string part; std::getline(in, part, ',');) {
@@ -48,8 +50,6 @@ std::vector<std::string> split(const std::string& s) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string salted_hash(const std::string& salt, const std::string& secret) {
   const std::string input = salt + secret;
@@ -106,7 +106,7 @@ std::optional<Principal> authenticate(Store& store, const std::string& token) {
   if (!role) {
     return std::nullopt;
   }
-  return Principal{as_text(r[2]), *role, split(as_text(r[4]))};
+  return Principal{as_text(r[2]), *role, split_queue_list(as_text(r[4]))};
 }
 
 }  // namespace boreas::server

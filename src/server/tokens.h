@@ -23,6 +23,9 @@ Result<std::string> create_token(Store& store, const TokenRequest& req, int64_t 
 // The principal a bearer token belongs to; nullopt for unknown, malformed or wrong tokens.
 std::optional<Principal> authenticate(Store& store, const std::string& token);
 
+// "a,b,,c" → {a, b, c}: the queue list of a token or a command line.
+std::vector<std::string> split_queue_list(const std::string& csv);
+
 // Exposed for tests: hex SHA-256 of salt || secret.
 std::string salted_hash(const std::string& salt, const std::string& secret);
 
