@@ -41,6 +41,10 @@ constexpr std::array kMigrations = {
               "ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;"
               "ALTER TABLE jobs ADD COLUMN exit_code INTEGER;"
               "ALTER TABLE jobs ADD COLUMN reason TEXT NOT NULL DEFAULT '';"},
+    Migration{4, "drained nodes",
+              "CREATE TABLE node_state ("
+              "  name TEXT PRIMARY KEY,"
+              "  drained INTEGER NOT NULL DEFAULT 0);"},
 };
 
 }  // namespace
