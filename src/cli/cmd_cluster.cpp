@@ -1,5 +1,6 @@
 // `boreas cluster validate|show`: check a cluster spec and summarise what it describes.
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -48,6 +49,11 @@ int run_validate(const ClusterArgs& args) {
   return kExitOk;
 }
 
+// Derived figures are rounded to 4 decimals so the JSON does not carry float noise.
+double r4(double v) {
+  return std::round(v * 1e4) / 1e4;
+}
+
 nlohmann::json to_json(const config::ClusterSummary& s, const Cluster& c) {
   nlohmann::json j;
   j["name"] = s.name;
@@ -66,18 +72,20 @@ nlohmann::json to_json(const config::ClusterSummary& s, const Cluster& c) {
                           {"racks", z.racks},
                           {"nodes", z.nodes},
                           {"gpus", z.gpus},
-                          {"it_power_kw", z.it_power_kw}});
+                          {"it_power_kw", r4(z.it_power_kw)}});
   }
   j["gpus_by_type"] = nlohmann::json::array();
   for (const auto& t : s.gpu_types) {
     j["gpus_by_type"].push_back(
         {{"type", t.type}, {"nodes", t.nodes}, {"gpus", t.gpus}, {"placeholder", t.placeholder}});
   }
-  j["peak_pflops"] = {
-      {"bf16", s.peak.bf16}, {"fp8", s.peak.fp8}, {"tf32", s.peak.tf32}, {"fp32", s.peak.fp32}};
-  j["it_power_kw"] = s.it_power_kw;
-  j["facility_power_kw"] = s.facility_power_kw;
-  j["on_demand_usd_per_hour"] = s.on_demand_usd_per_hour;
+  j["peak_pflops"] = {{"bf16", r4(s.peak.bf16)},
+                      {"fp8", r4(s.peak.fp8)},
+                      {"tf32", r4(s.peak.tf32)},
+                      {"fp32", r4(s.peak.fp32)}};
+  j["it_power_kw"] = r4(s.it_power_kw);
+  j["facility_power_kw"] = r4(s.facility_power_kw);
+  j["on_demand_usd_per_hour"] = r4(s.on_demand_usd_per_hour);
   j["fabric"] = nlohmann::json::array();
   for (const auto& t : c.fabric) {
     j["fabric"].push_back(
