@@ -103,7 +103,7 @@ std::string grouped(int64_t v) {
   return (v < 0 ? "-" : "") + digits;
 }
 
-std::string fmt(const char* format, double v) {
+std::string formatted(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), format, v);
   return buf;
@@ -123,13 +123,13 @@ void print_text(const config::ClusterSummary& s) {
     std::printf("  %-10s %6u GPUs on %5u nodes%s\n", t.type.c_str(), t.gpus, t.nodes,
                 t.placeholder ? "  (placeholder figures)" : "");
   }
-  std::cout << "\npeak dense PFLOPS: bf16/fp16 " << fmt("%.1f", s.peak.bf16) << ", fp8 "
-            << fmt("%.1f", s.peak.fp8) << ", tf32 " << fmt("%.1f", s.peak.tf32) << ", fp32 "
-            << fmt("%.1f", s.peak.fp32) << "\n"
-            << "IT power envelope: " << fmt("%.1f", s.it_power_kw)
+  std::cout << "\npeak dense PFLOPS: bf16/fp16 " << formatted("%.1f", s.peak.bf16) << ", fp8 "
+            << formatted("%.1f", s.peak.fp8) << ", tf32 " << formatted("%.1f", s.peak.tf32) << ", fp32 "
+            << formatted("%.1f", s.peak.fp32) << "\n"
+            << "IT power envelope: " << formatted("%.1f", s.it_power_kw)
             << " kW (GPU TDP + 500 W/node + 200 W/GPU); "
-            << "facility at zone PUE: " << fmt("%.1f", s.facility_power_kw) << " kW\n"
-            << "on-demand price: $" << fmt("%.2f", s.on_demand_usd_per_hour)
+            << "facility at zone PUE: " << formatted("%.1f", s.facility_power_kw) << " kW\n"
+            << "on-demand price: $" << formatted("%.2f", s.on_demand_usd_per_hour)
             << "/hour (catalog $/GPU-hour; types without a price count as $0)\n";
   std::cout.flush();
 }

@@ -57,6 +57,9 @@ TEST(ClusterErrors, GroupFieldErrors) {
     const char* message;
   };
   const Case cases[] = {
+      {"DuplicateKey",
+       "name: a, count: 1, count: 2, gpus_per_node: 0, nodes_per_rack: 1, cpus: 4, memory_gib: 8",
+       "c.yaml:3:25: duplicate key 'count' in node group; keep only one"},
       {"ZeroCount", "name: a, count: 0, gpus_per_node: 0, nodes_per_rack: 1, cpus: 4, memory_gib: 8",
        "c.yaml:3:22: 'count' in group 'a' must be at least 1, got '0'; use a whole number of 1 or more"},
       {"NegativeCount", "name: a, count: -3, gpus_per_node: 0, nodes_per_rack: 1, cpus: 4, memory_gib: 8",

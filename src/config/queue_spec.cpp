@@ -13,6 +13,7 @@ struct RawQueue {
   QueueSpec spec;
   YAML::Node node;
   YAML::Node parent_node;
+  YAML::Node classes_node;
   std::vector<YAML::Node> quota_nodes;
 };
 
@@ -85,6 +86,7 @@ Result<RawQueue> read_queue(const SpecContext& ctx, const YAML::Node& node, cons
   raw.parent_node = q.get("parent");
   BOREAS_RETURN_IF_ERROR(q.positive("weight", &raw.spec.weight));
   BOREAS_RETURN_IF_ERROR(q.text_list("priority_classes", &raw.spec.priority_classes));
+  raw.classes_node = q.get("priority_classes");
   const YAML::Node quotas = q.get("quotas");
   BOREAS_RETURN_IF_ERROR(require_list(ctx, quotas, "quotas"));
   if (quotas.IsDefined()) {
@@ -131,10 +133,12 @@ Status check_names(const SpecContext& ctx, const std::vector<RawQueue>& raw, con
                        "parent queue '" + r.spec.parent + "' of queue '" + r.spec.name + "' does not exist",
                        hint.empty() ? "define it, or remove 'parent' to make this a root queue" : hint);
     }
-    for (const auto& c : r.spec.priority_classes) {
+    for (size_t j = 0; j < r.spec.priority_classes.size(); ++j) {
+      const std::string& c = r.spec.priority_classes[j];
       if (std::find(classes.begin(), classes.end(), c) == classes.end()) {
         const std::string hint = did_you_mean(c, classes);
-        return ctx.error(r.node, "queue '" + r.spec.name + "' allows unknown priority class '" + c + "'",
+        return ctx.error(r.classes_node[j],
+                         "queue '" + r.spec.name + "' allows unknown priority class '" + c + "'",
                          hint.empty() ? "define it under 'priority_classes:'" : hint);
       }
     }

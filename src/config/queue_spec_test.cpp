@@ -102,7 +102,7 @@ TEST(QueueErrors, UnknownPriorityClass) {
   EXPECT_EQ(
       error_of(
           "priority_classes: [{name: prod, value: 1}]\nqueues:\n  - {name: a, priority_classes: [prdo]}\n"),
-      "q.yaml:3:5: queue 'a' allows unknown priority class 'prdo'; did you mean 'prod'?");
+      "q.yaml:3:34: queue 'a' allows unknown priority class 'prdo'; did you mean 'prod'?");
 }
 
 TEST(QueueErrors, DuplicatePriorityClass) {

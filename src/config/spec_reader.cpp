@@ -80,11 +80,16 @@ Status MapReader::check(std::initializer_list<std::string_view> allowed) const {
                       "write it as 'key: value' lines or {key: value, ...}");
   }
   const std::vector<std::string> names(allowed.begin(), allowed.end());
+  std::vector<std::string> seen;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar()) {
       return ctx_.error(key, "a key in " + what_ + " is not a plain name", "keys are plain words");
     }
+    if (std::find(seen.begin(), seen.end(), key.Scalar()) != seen.end()) {  // yaml-cpp keeps both silently
+      return ctx_.error(key, "duplicate key '" + key.Scalar() + "' in " + what_, "keep only one");
+    }
+    seen.push_back(key.Scalar());
     if (std::find(names.begin(), names.end(), key.Scalar()) != names.end()) {
       continue;
     }
