@@ -13,10 +13,12 @@ PriorityScheduler::PriorityScheduler(std::string name, std::unique_ptr<PriorityO
       placement_(std::move(placement)),
       admission_(std::move(admission)) {}
 
-void PriorityScheduler::rank(const state::ClusterView& view) {
+void PriorityScheduler::rank(const state::ClusterView& view, bool pending_only) {
   ranked_.clear();
-  for (JobId j : view.running()) {
-    ranked_.push_back(Ranked{order_->key(j, view), j});
+  if (!pending_only) {
+    for (JobId j : view.running()) {
+      ranked_.push_back(Ranked{order_->key(j, view), j});
+    }
   }
   for (JobId j : view.pending()) {
     if (admission_->admit(j, view)) {
@@ -26,16 +28,15 @@ void PriorityScheduler::rank(const state::ClusterView& view) {
   std::sort(ranked_.begin(), ranked_.end());
 }
 
-Plan PriorityScheduler::schedule(const state::ClusterView& view) {
-  order_->prepare(view);
-  rank(view);
+// The walk: grant each job whose gang fits in what higher-ranked jobs left; preempt running jobs
+// that do not fit. Then place the granted pending jobs on the GPUs left free.
+void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
   // Jobs that may not be preempted hold their GPUs whatever their rank.
   uint64_t budget = view.total_gpus();
   for (JobId j : view.running()) {
     budget -= view.spec(j).preemptible ? 0 : view.spec(j).gpus;
   }
-  Plan plan;
-  std::vector<JobId> grant;
+  grant_.clear();
   for (const Ranked& r : ranked_) {
     const JobSpec& spec = view.spec(r.job);
     const bool running = view.record(r.job).state == JobState::kRunning;
@@ -45,7 +46,7 @@ Plan PriorityScheduler::schedule(const state::ClusterView& view) {
     if (spec.gpus <= budget) {
       budget -= spec.gpus;
       if (!running) {
-        grant.push_back(r.job);
+        grant_.push_back(r.job);
       }
     } else if (running) {
       plan.preemptions.push_back(r.job);
@@ -55,13 +56,45 @@ Plan PriorityScheduler::schedule(const state::ClusterView& view) {
   for (JobId j : plan.preemptions) {
     scratch.release(view.record(j).gpus);
   }
-  for (JobId j : grant) {
+  for (JobId j : grant_) {
     if (auto gpus = placement_->place(view.spec(j), scratch)) {
       scratch.claim(*gpus);
       plan.starts.push_back(Start{j, std::move(*gpus)});
     }
   }
-  plan.wake_at = order_->wake_at(view);
+}
+
+// A wake-up only matters while some job waits: with nothing pending, the next arrival calls us anyway.
+std::optional<Time> PriorityScheduler::wake_at(const state::ClusterView& view, const Plan& plan) {
+  if (view.pending().size() + plan.preemptions.size() == plan.starts.size()) {
+    return std::nullopt;
+  }
+  running_after_.clear();
+  std::vector<JobId> preempted(plan.preemptions);
+  std::sort(preempted.begin(), preempted.end());
+  for (JobId j : view.running()) {
+    if (!std::binary_search(preempted.begin(), preempted.end(), j)) {
+      running_after_.push_back(j);
+    }
+  }
+  for (const Start& s : plan.starts) {
+    running_after_.push_back(s.job);
+  }
+  return order_->wake_at(view, running_after_);
+}
+
+Plan PriorityScheduler::schedule(const state::ClusterView& view) {
+  Plan plan;
+  if (view.pending().empty()) {
+    return plan;  // every running job fits by definition; nothing to start or preempt
+  }
+  // When every pending gang fits in the free GPUs the walk grants them all and preempts nothing,
+  // so only the pending jobs need ranking (for placement order).
+  const bool pending_only = view.state().pending_gpu_demand() <= view.free_gpus();
+  order_->prepare(view, pending_only);
+  rank(view, pending_only);
+  decide(view, plan);
+  plan.wake_at = wake_at(view, plan);
   return plan;
 }
 

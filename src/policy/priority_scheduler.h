@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "policy/placement.h"
@@ -25,11 +26,19 @@ struct SortKey {
 class PriorityOrder {
  public:
   virtual ~PriorityOrder() = default;
-  // Once per round, before keys are read: update per-job bookkeeping (levels, learned data).
-  virtual void prepare(const state::ClusterView&) {}
+  // Once per round, before keys are read: update per-job bookkeeping (levels, learned data) for
+  // the jobs that will be ranked — only the pending ones when `pending_only`.
+  virtual void prepare(const state::ClusterView& view, bool pending_only) {
+    (void)view;
+    (void)pending_only;
+  }
   virtual SortKey key(JobId job, const state::ClusterView& view) = 0;
-  // When the order may change without any arrival or completion (e.g. a demotion).
-  virtual std::optional<Time> wake_at(const state::ClusterView&) { return std::nullopt; }
+  // When the order may change without any arrival or completion (e.g. a demotion), given the
+  // jobs that run once this round's plan is applied.
+  virtual std::optional<Time> wake_at(const state::ClusterView&, std::span<const JobId> running) {
+    (void)running;
+    return std::nullopt;
+  }
 };
 
 class PriorityScheduler final : public Scheduler {
@@ -47,13 +56,17 @@ class PriorityScheduler final : public Scheduler {
     JobId job;
     bool operator<(const Ranked& o) const { return key != o.key ? key < o.key : job < o.job; }
   };
-  void rank(const state::ClusterView& view);
+  void rank(const state::ClusterView& view, bool pending_only);
+  void decide(const state::ClusterView& view, Plan& plan);
+  std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan);
 
   std::string name_;
   std::unique_ptr<PriorityOrder> order_;
   std::unique_ptr<Placement> placement_;
   std::unique_ptr<Admission> admission_;
   std::vector<Ranked> ranked_;  // reused between rounds
+  std::vector<JobId> grant_;    // pending jobs this round's walk admits
+  std::vector<JobId> running_after_;
 };
 
 // Oracle orders (they read true remaining work): lower bounds, not deployable policies.
