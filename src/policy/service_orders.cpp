@@ -23,7 +23,7 @@ uint32_t ServiceLevels::level_for(int64_t attained_us) const {
                                thresholds_us_.begin());
 }
 
-void ServiceLevels::touch(JobId job, const state::ClusterView& view) {
+bool ServiceLevels::touch(JobId job, const state::ClusterView& view) {
   const uint32_t i = job.value();
   if (entries_[i] < 0) {
     entries_[i] = view.spec(job).submit.us();
@@ -36,7 +36,7 @@ void ServiceLevels::touch(JobId job, const state::ClusterView& view) {
     offsets_[i] = view.attained_gpu_us(job);
     levels_[i] = 0;
     entries_[i] = view.now().us();
-    return;
+    return true;
   }
   const int64_t attained = attained_us(job, view);
   const uint32_t level = level_for(attained);
@@ -46,25 +46,34 @@ void ServiceLevels::touch(JobId job, const state::ClusterView& view) {
     const auto over = static_cast<int64_t>((attained - thresholds_us_[level - 1]) / per_us);
     levels_[i] = level;
     entries_[i] = view.now().us() - over;
+    return true;
   }
+  return false;
 }
 
 // Touching only some jobs is safe: a demotion's entry time is computed from the crossing, not
 // from when it is noticed.
-void ServiceLevels::update(const state::ClusterView& view, bool pending_only) {
+bool ServiceLevels::update(const state::ClusterView& view, bool pending_only) {
   if (levels_.size() < view.job_count()) {
     levels_.resize(view.job_count(), 0);
     entries_.resize(view.job_count(), -1);
     offsets_.resize(view.job_count(), 0);
   }
+  changed_.clear();
   if (!pending_only) {
     for (JobId j : view.running()) {
-      touch(j, view);
+      if (touch(j, view)) {
+        changed_.push_back(j);
+      }
     }
   }
-  for (JobId j : view.pending()) {
-    touch(j, view);
+  bool changed = false;
+  if (options_.starvation_factor > 0) {  // waiting jobs' levels move only through promotion
+    for (JobId j : view.pending()) {
+      changed = touch(j, view) || changed;
+    }
   }
+  return changed;
 }
 
 int64_t ServiceLevels::ceiling_us(JobId job) const {
@@ -96,9 +105,13 @@ class LasOrder final : public PriorityOrder {
  public:
   explicit LasOrder(ServiceOptions options) : levels_(std::move(options)) {}
   void prepare(const state::ClusterView& view, bool pending_only) override {
-    levels_.update(view, pending_only);
+    epoch_ += levels_.update(view, pending_only) ? 1 : 0;
   }
+  uint64_t pending_key_epoch() const override { return epoch_; }
+  bool running_keys_stable() const override { return true; }
+  std::span<const JobId> changed_keys() const override { return levels_.changed(); }
   SortKey key(JobId job, const state::ClusterView& view) override {
+    levels_.touch(job, view);
     const bool pending = view.record(job).state != JobState::kRunning;
     return SortKey{static_cast<double>(levels_.level(job)), pending ? 1 : 0, levels_.entry(job)};
   }
@@ -108,6 +121,7 @@ class LasOrder final : public PriorityOrder {
 
  private:
   ServiceLevels levels_;
+  uint64_t epoch_ = 0;
 };
 
 class GittinsOrder final : public PriorityOrder {
@@ -120,10 +134,13 @@ class GittinsOrder final : public PriorityOrder {
         table_.add(view.spec(j).duration.us() * view.spec(j).gpus);
       }
     }
-    levels_.update(view, pending_only);
+    const bool promoted = levels_.update(view, pending_only);
+    epoch_ += (table_.refresh() || promoted) ? 1 : 0;
   }
+  uint64_t pending_key_epoch() const override { return epoch_; }
   // Higher index first; until a job has completed, fall back to LAS order.
   SortKey key(JobId job, const state::ClusterView& view) override {
+    levels_.touch(job, view);
     const bool pending = view.record(job).state != JobState::kRunning;
     if (table_.empty()) {
       return SortKey{static_cast<double>(levels_.level(job)), pending ? 1 : 0, levels_.entry(job)};
@@ -141,6 +158,7 @@ class GittinsOrder final : public PriorityOrder {
   ServiceLevels levels_;
   GittinsTable table_;
   size_t seen_ = 0;
+  uint64_t epoch_ = 0;
 };
 
 }  // namespace

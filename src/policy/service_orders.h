@@ -25,7 +25,13 @@ struct ServiceOptions {
 class ServiceLevels {
  public:
   explicit ServiceLevels(ServiceOptions options);
-  void update(const state::ClusterView& view, bool pending_only);
+  // Re-levels running jobs (unless `pending_only`) and, with starvation promotion on, pending
+  // ones; returns true when a pending job's level changed.
+  bool update(const state::ClusterView& view, bool pending_only);
+  // Jobs whose level changed in the last update().
+  std::span<const JobId> changed() const { return changed_; }
+  // Levels one job (first sight, or before reading its key).
+  bool touch(JobId job, const state::ClusterView& view);
   uint32_t level(JobId job) const { return levels_[job.value()]; }
   int64_t entry(JobId job) const { return entries_[job.value()]; }
   int64_t attained_us(JobId job, const state::ClusterView& view) const;
@@ -36,7 +42,6 @@ class ServiceLevels {
   int64_t ceiling_us(JobId job) const;
 
  private:
-  void touch(JobId job, const state::ClusterView& view);
   uint32_t level_for(int64_t attained_us) const;
 
   ServiceOptions options_;
@@ -46,6 +51,7 @@ class ServiceLevels {
   // depend on how often rounds run. -1 = not seen yet.
   std::vector<int64_t> entries_;
   std::vector<int64_t> offsets_;  // service forgiven by a starvation promotion
+  std::vector<JobId> changed_;
 };
 
 std::unique_ptr<PriorityOrder> make_las_order(ServiceOptions options);
