@@ -27,5 +27,6 @@ void add_cluster_commands(CLI::App& app, Runner& runner);
 void add_models_commands(CLI::App& app, Runner& runner);
 void add_serve_commands(CLI::App& app, Runner& runner);
 void add_trace_commands(CLI::App& app, Runner& runner);
+void add_sim_commands(CLI::App& app, Runner& runner);
 
 }  // namespace boreas::cli
