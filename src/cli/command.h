@@ -23,5 +23,6 @@ struct Runner {
 int report_error(const Status& status);
 
 void add_version_command(CLI::App& app, Runner& runner);
+void add_report_commands(CLI::App& app, Runner& runner);
 
 }  // namespace boreas::cli

@@ -4,6 +4,7 @@ namespace boreas::cli {
 
 void add_all_commands(CLI::App& app, Runner& runner) {
   add_version_command(app, runner);
+  add_report_commands(app, runner);
 }
 
 }  // namespace boreas::cli
