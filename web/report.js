@@ -31,7 +31,7 @@
   }
 
   function chartWidth(card) {
-    return Math.max(320, card.clientWidth - 190);
+    return Math.max(320, card.clientWidth - 240);
   }
 
   function draw(card, spec, label) {

@@ -2,11 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "report/synthetic_run.h"
 #include "report/testing.h"
 
 namespace boreas::report {
@@ -62,43 +61,12 @@ TEST(WriteHtmlReport, BadRunFolderIsReportedNotWritten) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
-// A run folder the size of the full Philly comparison: 82k jobs x 3 policies, 90 days sampled
-// every 300 s, 550 nodes. Deterministic, generated here rather than committed.
-void write_synthetic_policy(const std::filesystem::path& dir, const std::string& policy, uint64_t seed) {
-  constexpr int kJobs = 82'000;
-  constexpr int kSamples = 90 * 288;
-  std::filesystem::create_directories(dir);
-  std::ofstream jobs(dir / "jobs.csv");
-  std::ofstream runs(dir / "runs.csv");
-  jobs << "job_id,name,queue,user,gpus,submit_s,first_start_s,end_s,jct_s,queue_s,preemptions,gpu_seconds,state,"
-          "pending_reason\n";
-  runs << "job_id,run,start_s,end_s,nodes,gpus,end_reason\n";
-  uint64_t x = seed;
-  for (int j = 0; j < kJobs; ++j) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    const int64_t submit = j * 94;
-    const int64_t wait = static_cast<int64_t>((x >> 33) % 7200);
-    const int64_t run = 60 + static_cast<int64_t>((x >> 13) % 86400);
-    const int node = static_cast<int>((x >> 45) % 550);
-    jobs << j << ",job" << j << ",vc" << (j % 14) << ",u" << (j % 300) << ",1," << submit << ","
-         << submit + wait << "," << submit + wait + run << "," << wait + run << "," << wait << ",0," << run
-         << ",completed,\n";
-    runs << j << ",0," << submit + wait << ".5," << submit + wait + run << ".25,r" << node / 11 << "-n" << node
-         << ",1,completed\n";
-  }
-  std::ofstream series(dir / "timeseries.csv");
-  series << "time_s,allocated_gpus,running_jobs,pending_jobs,pending_gpus\n";
-  for (int i = 0; i < kSamples; ++i) {
-    series << i * 300 << "," << (i * 7) % 2000 << "," << (i * 3) % 900 << "," << i % 50 << "," << i % 80 << "\n";
-  }
-  std::ofstream(dir / "summary.json") << json{{"policy", policy}, {"gpus", 2490}, {"avg_jct_s", 1.0}}.dump();
-}
-
+// The size of the full Philly comparison: 82k jobs x 3 policies (see SyntheticRunSize).
 TEST(WriteHtmlReport, PhillySizedComparisonStaysUnderTenMegabytes) {
   const auto dir = testing::scratch_dir();
   const std::vector<std::string> policies{"fifo", "backfill", "hybrid-aware"};
   for (size_t p = 0; p < policies.size(); ++p) {
-    write_synthetic_policy(dir / "run" / policies[p], policies[p], 17 + p);
+    write_synthetic_policy((dir / "run" / policies[p]).string(), policies[p], 17 + p, {});
   }
   const auto path = dir / "report.html";
   const Status s = write_html_report({(dir / "run").string()}, path.string(), {});

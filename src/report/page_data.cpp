@@ -29,7 +29,7 @@ constexpr Column kColumns[] = {
     {"p99_jct_s", "JCT p99", "duration", "lower", false},
     {"avg_queue_s", "Queue time avg", "duration", "lower", false},
     {"utilization", "GPU utilization", "percent", "higher", false},
-    {"preemptions", "Preemptions", "int", "lower", false},
+    {"preemptions", "Preemp\u00ADtions", "int", "lower", false},
     {"makespan_s", "Makespan", "duration", "lower", false},
     {"energy_it_kwh", "IT energy (kWh)", "number", "lower", true},
     {"energy_facility_kwh", "Facility energy (kWh)", "number", "lower", true},
