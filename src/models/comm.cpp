@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/param_check.h"
+
 namespace boreas::models {
 namespace {
 
@@ -20,6 +22,16 @@ Link slowest(const std::vector<FabricTier>& fabric, size_t first, size_t last, d
 }
 
 }  // namespace
+
+Status validate(const CommParams& p) {
+  return ParamCheck("communication")
+      .positive("nvlink_efficiency", p.nvlink_efficiency)
+      .positive("network_efficiency", p.network_efficiency)
+      .in("hierarchical_overlap", p.hierarchical_overlap, 0, 1)
+      .positive("pcie_gbps", p.pcie_gbps)
+      .at_least("pcie_latency (s)", p.pcie_latency.to_seconds(), 0)
+      .status();
+}
 
 double ring_allreduce_seconds(uint32_t p, double bytes, Link link) {
   if (p <= 1) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/status.h"
 #include "core/time.h"
 #include "core/topology.h"
 
@@ -32,6 +33,8 @@ struct CommParams {
   double pcie_gbps = 31;
   Duration pcie_latency = Duration::micros(5);
 };
+
+Status validate(const CommParams& p);
 
 // One tier as the model sees it: per-GPU, per-direction bandwidth (GB/s) and per-step latency.
 struct Link {

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <string>
+
+#include "models/param_check.h"
 
 namespace boreas::models {
 namespace {
@@ -13,14 +14,6 @@ constexpr double kLlamaGpus = 16384;
 constexpr double kLlamaHours = 54 * 24;
 constexpr double kLlamaUnexpected = 419;
 constexpr double kGpuShareOfCauses = 0.587;  // "GPU issues were 58.7%" (paper, FACTS §4.1)
-
-Status require_positive(double v, const char* field) {
-  if (v > 0 && std::isfinite(v)) {
-    return Status::ok();
-  }
-  return invalid_argument(std::string("failure model: ") + field +
-                          " must be a positive number of hours, got " + std::to_string(v));
-}
 
 }  // namespace
 
@@ -37,10 +30,12 @@ FailureParams llama3_failure_params(uint32_t gpus_per_node) {
 }
 
 Status validate(const FailureParams& p) {
-  BOREAS_RETURN_IF_ERROR(require_positive(p.gpu_mtbf_hours, "gpu_mtbf_hours"));
-  BOREAS_RETURN_IF_ERROR(require_positive(p.node_mtbf_hours, "node_mtbf_hours"));
-  BOREAS_RETURN_IF_ERROR(require_positive(p.gpu_repair_hours, "gpu_repair_hours"));
-  return require_positive(p.node_repair_hours, "node_repair_hours");
+  return ParamCheck("failure")
+      .positive("gpu_mtbf_hours", p.gpu_mtbf_hours)
+      .positive("node_mtbf_hours", p.node_mtbf_hours)
+      .positive("gpu_repair_hours", p.gpu_repair_hours)
+      .positive("node_repair_hours", p.node_repair_hours)
+      .status();
 }
 
 double job_mtbf_hours(const FailureParams& p, uint32_t gpus, uint32_t nodes) {

@@ -4,7 +4,26 @@
 #include <cmath>
 #include <numeric>
 
+#include "models/param_check.h"
+
 namespace boreas::models {
+
+Status validate(const PowerParams& p) {
+  return ParamCheck("power")
+      .positive("clock_power_exponent", p.clock_power_exponent)
+      .positive("min_clock", p.min_clock)
+      .in("min_clock", p.min_clock, 0, 1)
+      .in("default_activity", p.default_activity, 0, 1)
+      .at_least("node_static_w", p.node_static_w, 0)
+      .status();
+}
+
+Status validate_for_power(const GpuType& type) {
+  return ParamCheck("power (GPU type '" + type.name + "')")
+      .positive("tdp_w", type.tdp_w)
+      .in("idle_w", type.idle_w, 0, type.tdp_w)
+      .status();
+}
 
 double idle_w(const GpuType& type) {
   return type.idle_w > 0 ? type.idle_w : 0.1 * type.tdp_w;

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "core/gpu.h"
+#include "core/status.h"
 #include "core/time.h"
 
 namespace boreas::models {
@@ -23,6 +24,10 @@ struct PowerParams {
   // per node (FACTS §3.3, S-MLE-ACC).
   double node_static_w = 1900;
 };
+
+Status validate(const PowerParams& p);
+// A type the power and thermal models can use: TDP > 0 and idle below TDP.
+Status validate_for_power(const GpuType& type);
 
 // The idle draw: the catalog's idle_w, else 0.1 × TDP ("truly idle", FACTS §3.1).
 double idle_w(const GpuType& type);
