@@ -75,6 +75,25 @@ double allreduce_busbw_gbps(uint32_t ranks, double bytes, double seconds) {
   return bytes / seconds * 2.0 * (ranks - 1) / ranks / 1e9;
 }
 
+GangPlacement summarize_placement(const Cluster& cluster, std::span<const NodeGpus> nodes) {
+  GangPlacement g;
+  if (nodes.empty()) {
+    return g;
+  }
+  std::vector<uint32_t> leaves;
+  g.summary.gpus_per_node = nodes.front().gpus;
+  for (const NodeGpus& n : nodes) {
+    const Node& node = cluster.nodes[n.node.value()];
+    g.summary.gpus_per_node = std::min(g.summary.gpus_per_node, n.gpus);
+    g.nvlink = g.nvlink && node.nvlink;
+    leaves.push_back(cluster.rack_of(node).leaf);
+  }
+  std::sort(leaves.begin(), leaves.end());
+  g.summary.nodes = static_cast<uint32_t>(nodes.size());
+  g.summary.leaves = static_cast<uint32_t>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
+  return g;
+}
+
 PlacementSummary tightest_placement(uint32_t gpus, uint32_t node_gpus, uint32_t leaf_nodes) {
   PlacementSummary pl;
   if (gpus == 0 || node_gpus == 0 || leaf_nodes == 0) {
