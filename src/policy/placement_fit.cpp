@@ -1,0 +1,177 @@
+// Fit searches over the free index, and the pack and consolidated placements built on them.
+#include <algorithm>
+#include <limits>
+
+#include "policy/placement_util.h"
+
+namespace boreas::policy {
+
+void fill_fullest_first(const JobSpec& job, const Scratch& s, TypeFilter& types, std::vector<GpuId>& out) {
+  const auto& view = s.view();
+  auto missing = [&] { return job.gpus - static_cast<uint32_t>(out.size()); };
+  for (NodeId n : s.touched_nodes()) {
+    if (missing() > 0 && types.allows(job, view.cluster().nodes[n.value()], view)) {
+      s.take_free_on_node(n, missing(), out);
+    }
+  }
+  const auto& index = view.state().free_index();
+  for (GpuTypeId t : types.allowed(job, view)) {
+    for (uint32_t f = index.max_free(t); f > 0 && missing() > 0; --f) {
+      for (NodeId n : index.nodes_with(t, f)) {
+        if (missing() == 0) {
+          break;
+        }
+        if (!s.touched(n)) {
+          s.take_free_on_node(n, missing(), out);
+        }
+      }
+    }
+  }
+}
+
+std::optional<NodeId> best_fit_node(const JobSpec& job, uint32_t need, const Scratch& s, TypeFilter& types) {
+  const auto& view = s.view();
+  std::optional<NodeId> best;
+  uint32_t best_free = std::numeric_limits<uint32_t>::max();
+  for (NodeId n : s.touched_nodes()) {
+    const uint32_t f = s.node_free(n);
+    if (f >= need && f < best_free && types.allows(job, view.cluster().nodes[n.value()], view)) {
+      best = n;
+      best_free = f;
+    }
+  }
+  const auto& index = view.state().free_index();
+  for (GpuTypeId t : types.allowed(job, view)) {
+    for (uint32_t f = std::max(need, 1u); f <= index.max_free(t) && f < best_free; ++f) {
+      for (NodeId n : index.nodes_with(t, f)) {
+        if (!s.touched(n)) {
+          best = n;
+          best_free = f;
+          break;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+namespace {
+
+// Nodes of the rack that fits the gang most tightly, fullest first; empty when no rack fits.
+std::vector<GpuId> fill_one_rack(const JobSpec& job, const Scratch& s, TypeFilter& types) {
+  const auto& view = s.view();
+  std::optional<RackId> rack;
+  for (uint32_t r = 0; r < view.cluster().racks.size(); ++r) {
+    const uint32_t f = s.rack_free(RackId(r));
+    if (f >= job.gpus && (!rack || f < s.rack_free(*rack))) {
+      rack = RackId(r);
+    }
+  }
+  std::vector<GpuId> out;
+  if (!rack) {
+    return out;
+  }
+  std::vector<NodeId> nodes(view.state().nodes_of_rack(*rack).begin(),
+                            view.state().nodes_of_rack(*rack).end());
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [&](NodeId a, NodeId b) { return s.node_free(a) > s.node_free(b); });
+  for (NodeId n : nodes) {
+    if (out.size() < job.gpus && types.allows(job, view.cluster().nodes[n.value()], view)) {
+      s.take_free_on_node(n, job.gpus - static_cast<uint32_t>(out.size()), out);
+    }
+  }
+  if (out.size() < job.gpus) {
+    out.clear();
+  }
+  return out;
+}
+
+// Best fit in one node first; a gang that fits no single node is handed to `spread`.
+class OneNodeFirst : public Placement {
+ public:
+  std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& s) final {
+    if (job.gpus > s.total_free()) {
+      return std::nullopt;
+    }
+    if (auto node = best_fit_node(job, job.gpus, s, types_)) {
+      std::vector<GpuId> out;
+      s.take_free_on_node(*node, job.gpus, out);
+      return out;
+    }
+    return spread(job, s);
+  }
+
+ protected:
+  virtual std::optional<std::vector<GpuId>> spread(const JobSpec& job, const Scratch& s) = 0;
+};
+
+class PackPlacement final : public OneNodeFirst {
+ public:
+  std::string_view name() const override { return "pack"; }
+
+ private:
+  std::optional<std::vector<GpuId>> spread(const JobSpec& job, const Scratch& s) override {
+    std::vector<GpuId> out = fill_one_rack(job, s, types_);
+    if (out.empty()) {
+      fill_fullest_first(job, s, types_, out);
+    }
+    if (out.size() < job.gpus) {
+      return std::nullopt;
+    }
+    return out;
+  }
+};
+
+class ConsolidatedPlacement final : public OneNodeFirst {
+ public:
+  std::string_view name() const override { return "consolidated"; }
+
+ private:
+  std::optional<std::vector<GpuId>> spread(const JobSpec& job, const Scratch& s) override {
+    if (fits_in_some_node(job, s)) {
+      return std::nullopt;  // a one-node gang waits for a node rather than spreading
+    }
+    return whole_nodes_in_one_rack(job, s);
+  }
+
+  bool fits_in_some_node(const JobSpec& job, const Scratch& s) {
+    const auto& index = s.view().state().free_index();
+    for (GpuTypeId t : types_.allowed(job, s.view())) {
+      if (index.max_free(t) >= job.gpus) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  std::optional<std::vector<GpuId>> whole_nodes_in_one_rack(const JobSpec& job, const Scratch& s) {
+    const auto& view = s.view();
+    for (uint32_t r = 0; r < view.cluster().racks.size(); ++r) {
+      if (s.rack_free(RackId(r)) < job.gpus) {
+        continue;
+      }
+      std::vector<GpuId> out;
+      for (NodeId n : view.state().nodes_of_rack(RackId(r))) {
+        const Node& node = view.cluster().nodes[n.value()];
+        if (out.size() < job.gpus && s.node_free(n) == node.gpu_count && types_.allows(job, node, view)) {
+          s.take_free_on_node(n, job.gpus - static_cast<uint32_t>(out.size()), out);
+        }
+      }
+      if (out.size() == job.gpus) {
+        return out;
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Placement> make_pack_placement() {
+  return std::make_unique<PackPlacement>();
+}
+std::unique_ptr<Placement> make_consolidated_placement() {
+  return std::make_unique<ConsolidatedPlacement>();
+}
+
+}  // namespace boreas::policy

@@ -1,0 +1,205 @@
+#include "sim/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace boreas::sim {
+
+namespace {
+constexpr uint32_t kNoRun = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t kProgressEvery = 4096;
+}  // namespace
+
+std::string_view to_string(NeverStarted reason) {
+  switch (reason) {
+    case NeverStarted::kNo:
+      return "";
+    case NeverStarted::kExceedsCluster:
+      return "exceeds-cluster";
+    case NeverStarted::kRunEnded:
+      return "unschedulable";
+  }
+  return "";
+}
+
+Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols,
+               policy::Scheduler& scheduler, EngineOptions options)
+    : jobs_(jobs),
+      scheduler_(scheduler),
+      options_(options),
+      state_(cluster, jobs, symbols),
+      version_(jobs.size(), 0),
+      open_run_(jobs.size(), kNoRun) {
+  arrivals_.reserve(jobs.size());
+  for (const JobSpec& j : jobs) {
+    arrivals_.push_back(j.id);
+  }
+  std::stable_sort(arrivals_.begin(), arrivals_.end(),
+                   [&](JobId a, JobId b) { return jobs_[a.value()].submit < jobs_[b.value()].submit; });
+  result_.never_started.assign(jobs.size(), NeverStarted::kNo);
+}
+
+Time Engine::next_time() const {
+  Time t = Time::never();
+  if (next_arrival_ < arrivals_.size()) {
+    t = jobs_[arrivals_[next_arrival_].value()].submit;
+  }
+  if (!heap_.empty()) {
+    t = std::min(t, heap_.top().time);
+  }
+  return t;
+}
+
+void Engine::push(Time t, Kind kind, JobId job) {
+  const uint32_t v = kind == Kind::kFinish ? version_[job.value()] : 0;
+  heap_.push(Event{t, seq_++, kind, job.value(), v});
+}
+
+Status Engine::arrive(JobId job, Time t) {
+  BOREAS_RETURN_IF_ERROR(state_.submit(job, t));
+  if (jobs_[job.value()].gpus > state_.total_gpus()) {
+    result_.never_started[job.value()] = NeverStarted::kExceedsCluster;
+    return state_.cancel(job, t);  // it could never run; waiting would block strict FIFO forever
+  }
+  return Status::ok();
+}
+
+Status Engine::complete(const Event& e) {
+  const JobId job(e.job);
+  if (e.version != version_[e.job] || state_.record(job).state != JobState::kRunning) {
+    return Status::ok();  // stale: the job was preempted or its rate changed since
+  }
+  BOREAS_RETURN_IF_ERROR(state_.finish(job, e.time, JobState::kCompleted));
+  RunRecord& run = result_.runs[open_run_[e.job]];
+  run.end = e.time;
+  run.end_state = JobState::kCompleted;
+  open_run_[e.job] = kNoRun;
+  return Status::ok();
+}
+
+Status Engine::process_batch(Time t) {
+  bool acted = false;
+  while (!heap_.empty() && heap_.top().time == t) {
+    const Event e = heap_.top();
+    heap_.pop();
+    ++result_.events;
+    if (e.kind == Kind::kWake) {
+      wake_.reset();
+      acted = true;
+    } else if (e.version == version_[e.job]) {
+      BOREAS_RETURN_IF_ERROR(complete(e));
+      acted = true;
+    }
+  }
+  while (next_arrival_ < arrivals_.size() && jobs_[arrivals_[next_arrival_].value()].submit == t) {
+    BOREAS_RETURN_IF_ERROR(arrive(arrivals_[next_arrival_++], t));
+    ++result_.events;
+    acted = true;
+  }
+  notify(t);
+  return acted ? schedule(t) : Status::ok();
+}
+
+Status Engine::apply_preemption(JobId job, Time t) {
+  BOREAS_RETURN_IF_ERROR(state_.preempt(job, t, options_.preemption_overhead));
+  ++version_[job.value()];
+  RunRecord& run = result_.runs[open_run_[job.value()]];
+  run.end = t;
+  run.end_state = JobState::kPreempted;
+  open_run_[job.value()] = kNoRun;
+  return Status::ok();
+}
+
+Status Engine::apply_start(const policy::Start& start, Time t) {
+  BOREAS_RETURN_IF_ERROR(state_.start(start.job, start.gpus, t));
+  const uint32_t j = start.job.value();
+  ++version_[j];
+  open_run_[j] = static_cast<uint32_t>(result_.runs.size());
+  result_.runs.push_back(RunRecord{start.job, state_.record(start.job).preemptions, t, Time::never(),
+                                   JobState::kRunning, start.gpus});
+  const Duration left = state_.remaining_at(start.job, t);
+  const double rate = state_.record(start.job).rate;
+  const Duration wall = rate == 1.0 ? left : Duration::micros(std::llround(std::ceil(left.us() / rate)));
+  push(t + wall, Kind::kFinish, start.job);
+  return Status::ok();
+}
+
+Status Engine::schedule(Time t) {
+  ++result_.rounds;
+  const policy::Plan plan = scheduler_.schedule(state::ClusterView(state_, t));
+  for (JobId j : plan.preemptions) {
+    BOREAS_RETURN_IF_ERROR(apply_preemption(j, t).with_context(
+        "scheduler '" + std::string(scheduler_.name()) + "' preempted badly: "));
+  }
+  for (const policy::Start& s : plan.starts) {
+    BOREAS_RETURN_IF_ERROR(
+        apply_start(s, t).with_context("scheduler '" + std::string(scheduler_.name()) + "' started badly: "));
+  }
+  if (plan.wake_at && *plan.wake_at > t && (!wake_ || *plan.wake_at < *wake_)) {
+    wake_ = *plan.wake_at;
+    push(*plan.wake_at, Kind::kWake, JobId());
+  }
+  notify(t);
+  return Status::ok();
+}
+
+void Engine::sample_until(Time t) {
+  if (options_.sample_interval <= Duration::zero()) {
+    return;
+  }
+  while (next_sample_ < t) {
+    result_.samples.push_back(Sample{next_sample_, state_.total_gpus() - state_.free_gpus(),
+                                     static_cast<uint32_t>(state_.running().size()),
+                                     static_cast<uint32_t>(state_.pending().size()),
+                                     state_.pending_gpu_demand()});
+    next_sample_ += options_.sample_interval;
+  }
+}
+
+void Engine::notify(Time t) {
+  if (observer_) {
+    observer_(state_, t);
+  }
+}
+
+Result<SimResult> Engine::run() {
+  if (arrivals_.empty()) {
+    return finish_result();
+  }
+  result_.first_submit = jobs_[arrivals_.front().value()].submit;
+  next_sample_ = result_.first_submit;
+  for (Time t = next_time(); !t.is_never(); t = next_time()) {
+    sample_until(t);
+    BOREAS_RETURN_IF_ERROR(process_batch(t));
+    if (progress_ && result_.events % kProgressEvery < 4) {
+      progress_(static_cast<double>(state_.finished().size()) / static_cast<double>(jobs_.size()));
+    }
+  }
+  return finish_result();
+}
+
+SimResult Engine::finish_result() {
+  result_.last_end = result_.first_submit;
+  for (const JobSpec& j : jobs_) {
+    const Time end = state_.record(j.id).end;
+    if (!end.is_never() && end > result_.last_end) {
+      result_.last_end = end;
+    }
+  }
+  sample_until(result_.last_end + Duration::micros(1));
+  result_.jobs.reserve(jobs_.size());
+  for (const JobSpec& j : jobs_) {
+    state::JobRecord r = state_.record(j.id);
+    r.gpus.clear();
+    r.gpus.shrink_to_fit();
+    if (r.first_start.is_never() && result_.never_started[j.id.value()] == NeverStarted::kNo) {
+      result_.never_started[j.id.value()] = NeverStarted::kRunEnded;
+    }
+    result_.jobs.push_back(std::move(r));
+  }
+  return std::move(result_);
+}
+
+}  // namespace boreas::sim

@@ -1,0 +1,116 @@
+#pragma once
+// The discrete-event engine: replays a job list on a cluster through a Scheduler.
+//
+// Events are ordered by (time, sequence). All events at one timestamp (arrivals, completions,
+// wake-ups) are applied first, then the scheduler runs once — the peers batch the same way.
+// A running job's finish event is computed from remaining work over its rate; when the rate or
+// the allocation changes the job's version stamp moves on, so stale finish events are skipped
+// when popped, never searched for.
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/job.h"
+#include "core/status.h"
+#include "policy/scheduler.h"
+#include "state/cluster_state.h"
+
+namespace boreas::sim {
+
+struct EngineOptions {
+  Duration sample_interval = Duration::seconds(300);
+  Duration preemption_overhead;  // extra work a preempted job must redo when it resumes
+  uint64_t seed = 0;             // for stochastic models (failures, spot) in later issues
+};
+
+// Why a job never started, for jobs.csv.
+enum class NeverStarted : uint8_t { kNo, kExceedsCluster, kRunEnded };
+std::string_view to_string(NeverStarted reason);
+
+struct RunRecord {
+  JobId job;
+  uint32_t run = 0;  // 0, 1, ... per job
+  Time start;
+  Time end = Time::never();
+  JobState end_state = JobState::kRunning;  // kCompleted, kPreempted, kFailed, kCancelled
+  std::vector<GpuId> gpus;
+};
+
+struct Sample {
+  Time time;
+  uint32_t allocated_gpus = 0;
+  uint32_t running_jobs = 0;
+  uint32_t pending_jobs = 0;
+  uint64_t pending_gpus = 0;
+};
+
+struct SimResult {
+  std::vector<state::JobRecord> jobs;  // final records, by JobId (GPU lists dropped)
+  std::vector<NeverStarted> never_started;
+  std::vector<RunRecord> runs;
+  std::vector<Sample> samples;
+  Time first_submit;
+  Time last_end;
+  uint64_t events = 0;
+  uint64_t rounds = 0;
+};
+
+// Called after every batch of events and after every applied plan (tests check invariants here).
+using Observer = std::function<void(const state::ClusterState&, Time)>;
+
+class Engine {
+ public:
+  // `jobs[i].id` must be i; they need not be sorted by submit time.
+  Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols,
+         policy::Scheduler& scheduler, EngineOptions options);
+
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
+  // Called now and then with the share of jobs finished, for a progress bar.
+  void set_progress(std::function<void(double)> progress) { progress_ = std::move(progress); }
+  Result<SimResult> run();
+
+ private:
+  enum class Kind : uint8_t { kFinish, kWake };
+  struct Event {
+    Time time;
+    uint64_t seq;
+    Kind kind;
+    uint32_t job;
+    uint32_t version;
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+
+  Time next_time() const;
+  Status process_batch(Time t);
+  Status arrive(JobId job, Time t);
+  Status complete(const Event& e);
+  Status schedule(Time t);
+  Status apply_preemption(JobId job, Time t);
+  Status apply_start(const policy::Start& start, Time t);
+  void push(Time t, Kind kind, JobId job);
+  void sample_until(Time t);
+  void notify(Time t);
+  SimResult finish_result();
+
+  const std::span<const JobSpec> jobs_;
+  policy::Scheduler& scheduler_;
+  EngineOptions options_;
+  state::ClusterState state_;
+  std::vector<JobId> arrivals_;  // by (submit, id)
+  size_t next_arrival_ = 0;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> heap_;
+  uint64_t seq_ = 0;
+  std::vector<uint32_t> version_;
+  std::vector<uint32_t> open_run_;  // per job: index into result_.runs of the current run
+  std::optional<Time> wake_;        // earliest wake-up already in the heap
+  Time next_sample_;
+  SimResult result_;
+  Observer observer_;
+  std::function<void(double)> progress_;
+};
+
+}  // namespace boreas::sim

@@ -1,0 +1,169 @@
+#include "sim/output.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace boreas::sim {
+
+std::string format_seconds(Time t, Time origin) {
+  const int64_t us = (t - origin).us();
+  const int64_t whole = us / 1'000'000;
+  const int64_t frac = us % 1'000'000;
+  if (frac == 0) {
+    return fmt::format("{}", whole);
+  }
+  const bool negative = us < 0;
+  return fmt::format("{}{}.{:06d}", negative ? "-" : "", std::abs(whole), std::abs(frac));
+}
+
+namespace {
+
+nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info, const Cluster& cluster) {
+  const Summary& s = run.summary;
+  nlohmann::ordered_json j;
+  j["policy"] = run.policy;
+  j["placement"] = run.placement;
+  j["cluster"] = info.cluster.empty() ? cluster.name : info.cluster;
+  j["trace"] = info.trace;
+  j["seed"] = info.seed;
+  j["gpus"] = cluster.gpu_count();
+  j["jobs"] = s.jobs;
+  j["completed_jobs"] = s.completed;
+  j["avg_jct_s"] = s.avg_jct_s;
+  j["p50_jct_s"] = s.p50_jct_s;
+  j["p95_jct_s"] = s.p95_jct_s;
+  j["p99_jct_s"] = s.p99_jct_s;
+  j["avg_queue_s"] = s.avg_queue_s;
+  j["makespan_s"] = s.makespan_s;
+  j["utilization"] = s.utilization;
+  j["preemptions"] = s.preemptions;
+  j["wall_time_s"] = run.wall_time_s;
+  j["events"] = run.result.events;
+  j["scheduling_rounds"] = run.result.rounds;
+  auto& queues = j["queues"] = nlohmann::ordered_json::object();
+  for (const auto& [name, q] : s.queues) {
+    queues[name] = {{"jobs", q.jobs}, {"avg_jct_s", q.avg_jct_s}, {"avg_queue_s", q.avg_queue_s}};
+  }
+  return j;
+}
+
+std::string optional_time(Time t, Time origin) {
+  return t.is_never() ? "" : format_seconds(t, origin);
+}
+
+// Quotes a CSV field only when it needs it.
+std::string csv(std::string_view s) {
+  if (s.find_first_of(",\"\n") == std::string_view::npos) {
+    return std::string(s);
+  }
+  std::string out = "\"";
+  for (char c : s) {
+    out += c == '"' ? "\"\"" : std::string(1, c);
+  }
+  return out + "\"";
+}
+
+void write_jobs(std::ostream& os, const RunOutput& run, std::span<const JobSpec> jobs,
+                const SymbolTable& sym) {
+  const Time origin = run.result.first_submit;
+  os << "job_id,name,queue,user,gpus,submit_s,first_start_s,end_s,jct_s,queue_s,preemptions,gpu_seconds,"
+        "state,"
+        "pending_reason\n";
+  for (const JobSpec& j : jobs) {
+    const state::JobRecord& r = run.result.jobs[j.id.value()];
+    const bool ended = r.state == JobState::kCompleted || r.state == JobState::kFailed;
+    os << j.id.value() << ',' << csv(sym.view(j.name)) << ',' << csv(sym.view(j.queue)) << ','
+       << csv(sym.view(j.user)) << ',' << j.gpus << ',' << format_seconds(j.submit, origin) << ','
+       << optional_time(r.first_start, origin) << ',' << (ended ? format_seconds(r.end, origin) : "") << ','
+       << (ended ? format_seconds(origin + (r.end - j.submit), origin) : "") << ','
+       << format_seconds(origin + r.pending_total, origin) << ',' << r.preemptions << ','
+       << fmt::format("{}", r.run_time.to_seconds() * j.gpus) << ',' << to_string(r.state) << ','
+       << to_string(run.result.never_started[j.id.value()]) << '\n';
+  }
+}
+
+void write_timeseries(std::ostream& os, const RunOutput& run) {
+  os << "time_s,allocated_gpus,running_jobs,pending_jobs,pending_gpus\n";
+  for (const Sample& s : run.result.samples) {
+    os << format_seconds(s.time, run.result.first_submit) << ',' << s.allocated_gpus << ',' << s.running_jobs
+       << ',' << s.pending_jobs << ',' << s.pending_gpus << '\n';
+  }
+}
+
+std::string_view end_reason(JobState s) {
+  switch (s) {
+    case JobState::kPreempted:
+      return "preempted";
+    case JobState::kFailed:
+      return "failed";
+    case JobState::kCancelled:
+      return "cancelled";
+    default:
+      return "completed";
+  }
+}
+
+void write_runs(std::ostream& os, const RunOutput& run, const Cluster& cluster) {
+  os << "job_id,run,start_s,end_s,nodes,gpus,end_reason\n";
+  std::vector<GpuId> sorted;
+  for (const RunRecord& r : run.result.runs) {
+    std::string nodes;
+    uint32_t last_node = UINT32_MAX;
+    sorted.assign(r.gpus.begin(), r.gpus.end());
+    std::sort(sorted.begin(), sorted.end());
+    for (GpuId g : sorted) {
+      // GPUs of a node are consecutive, so sorted GPU ids list each node once, in order.
+      const auto it = std::upper_bound(cluster.nodes.begin(), cluster.nodes.end(), g.value(),
+                                       [](uint32_t v, const Node& n) { return v < n.first_gpu; });
+      const auto node = static_cast<uint32_t>(it - cluster.nodes.begin() - 1);
+      if (node != last_node) {
+        nodes += (nodes.empty() ? "" : ";") + cluster.nodes[node].name;
+        last_node = node;
+      }
+    }
+    os << r.job.value() << ',' << r.run << ',' << format_seconds(r.start, run.result.first_submit) << ','
+       << optional_time(r.end, run.result.first_submit) << ',' << csv(nodes) << ',' << r.gpus.size() << ','
+       << (r.end.is_never() ? "" : end_reason(r.end_state)) << '\n';
+  }
+}
+
+template <typename Writer>
+Status write_file(const std::filesystem::path& path, Writer writer) {
+  std::ofstream os(path, std::ios::binary);
+  if (!os) {
+    return io_error(path.string() + ": cannot open for writing; check the --out folder is writable");
+  }
+  writer(os);
+  os.flush();
+  if (!os) {
+    return io_error(path.string() + ": write failed (disk full?)");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status write_run(const std::string& policy_dir, const RunOutput& run, const OutputInfo& info,
+                 const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols) {
+  std::error_code ec;
+  const std::filesystem::path dir(policy_dir);
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return io_error(policy_dir + ": cannot create folder: " + ec.message());
+  }
+  BOREAS_RETURN_IF_ERROR(write_file(dir / "summary.json", [&](std::ostream& os) {
+    os << summary_json(run, info, cluster).dump(2) << '\n';
+  }));
+  BOREAS_RETURN_IF_ERROR(
+      write_file(dir / "jobs.csv", [&](std::ostream& os) { write_jobs(os, run, jobs, symbols); }));
+  BOREAS_RETURN_IF_ERROR(
+      write_file(dir / "timeseries.csv", [&](std::ostream& os) { write_timeseries(os, run); }));
+  return write_file(dir / "runs.csv", [&](std::ostream& os) { write_runs(os, run, cluster); });
+}
+
+}  // namespace boreas::sim

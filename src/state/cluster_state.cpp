@@ -1,0 +1,236 @@
+#include "state/cluster_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace boreas::state {
+
+namespace {
+std::string job_name(JobId job) {
+  return "job " + std::to_string(job.value());
+}
+}  // namespace
+
+ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols)
+    : cluster_(cluster),
+      jobs_(jobs),
+      symbols_(symbols),
+      records_(jobs.size()),
+      owner_(cluster.gpu_count()),
+      gpu_node_(cluster.gpu_count()),
+      node_free_(cluster.nodes.size(), 0),
+      rack_free_(cluster.racks.size(), 0),
+      zone_free_(cluster.zones.size(), 0),
+      rack_nodes_(cluster.racks.size()),
+      index_(cluster) {
+  for (uint32_t i = 0; i < cluster.nodes.size(); ++i) {
+    const Node& n = cluster.nodes[i];
+    for (uint32_t g = 0; g < n.gpu_count; ++g) {
+      gpu_node_[n.first_gpu + g] = NodeId(i);
+    }
+    node_free_[i] = n.gpu_count;
+    rack_free_[n.rack.value()] += n.gpu_count;
+    zone_free_[cluster.racks[n.rack.value()].zone.value()] += n.gpu_count;
+    rack_nodes_[n.rack.value()].push_back(NodeId(i));
+  }
+  free_total_ = total_gpus();
+}
+
+Duration ClusterState::work_done_at(JobId job, Time now) const {
+  const JobRecord& r = records_[job.value()];
+  if (r.state != JobState::kRunning) {
+    return r.work_done;
+  }
+  const Duration ran = now - r.last_start;
+  if (r.rate == 1.0) {
+    return r.work_done + ran;
+  }
+  return r.work_done + Duration::micros(std::llround(static_cast<double>(ran.us()) * r.rate));
+}
+
+Duration ClusterState::remaining_at(JobId job, Time now) const {
+  const JobRecord& r = records_[job.value()];
+  return spec(job).duration + r.extra_work - work_done_at(job, now);
+}
+
+uint32_t ClusterState::queue_gpus_in_use(Symbol queue) const {
+  auto it = queue_gpus_.find(queue.index());
+  return it == queue_gpus_.end() ? 0 : it->second;
+}
+
+Status ClusterState::check_job(JobId job) const {
+  if (!job.valid() || job.value() >= records_.size()) {
+    return invalid_argument("unknown job id " + std::to_string(job.value()) + " (the state holds " +
+                            std::to_string(records_.size()) + " jobs)");
+  }
+  return Status::ok();
+}
+
+Status ClusterState::submit(JobId job, Time now) {
+  BOREAS_RETURN_IF_ERROR(check_job(job));
+  JobRecord& r = records_[job.value()];
+  if (r.submitted) {
+    return conflict(job_name(job) + " was already submitted");
+  }
+  r.submitted = true;
+  r.pending_since = now;
+  pending_.insert(job);
+  pending_gpus_ += spec(job).gpus;
+  journal_.push_back(job);
+  return Status::ok();
+}
+
+Status ClusterState::check_gpus(JobId job, std::span<const GpuId> gpus) const {
+  if (gpus.size() != spec(job).gpus) {
+    return invalid_argument(job_name(job) + " needs " + std::to_string(spec(job).gpus) +
+                            " GPUs but was given " + std::to_string(gpus.size()) +
+                            "; a gang is placed whole or not at all");
+  }
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    const GpuId g = gpus[i];
+    if (!g.valid() || g.value() >= owner_.size()) {
+      return invalid_argument(job_name(job) + ": GPU " + std::to_string(g.value()) + " does not exist");
+    }
+    if (owner_[g.value()].valid()) {
+      return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is held by job " +
+                      std::to_string(owner_[g.value()].value()));
+    }
+  }
+  std::vector<GpuId> sorted(gpus.begin(), gpus.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    return invalid_argument(job_name(job) + ": a GPU is listed twice");
+  }
+  return Status::ok();
+}
+
+Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
+  BOREAS_RETURN_IF_ERROR(check_job(job));
+  JobRecord& r = records_[job.value()];
+  if (!r.submitted) {
+    return conflict(job_name(job) + " cannot start before it is submitted");
+  }
+  BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kRunning).with_context(job_name(job) + ": "));
+  BOREAS_RETURN_IF_ERROR(check_gpus(job, gpus));
+  r.state = JobState::kRunning;
+  r.pending_total += now - r.pending_since;
+  r.last_start = now;
+  if (r.first_start.is_never()) {
+    r.first_start = now;
+  }
+  pending_.erase(job);
+  pending_gpus_ -= spec(job).gpus;
+  running_.insert(job);
+  take(job, gpus);
+  journal_.push_back(job);
+  return Status::ok();
+}
+
+void ClusterState::set_node_free(NodeId node, uint32_t value) {
+  index_.update(node, node_free_[node.value()], value);
+  node_free_[node.value()] = value;
+}
+
+void ClusterState::take(JobId job, std::span<const GpuId> gpus) {
+  JobRecord& r = records_[job.value()];
+  r.gpus.assign(gpus.begin(), gpus.end());
+  for (GpuId g : gpus) {
+    owner_[g.value()] = job;
+    const Node& n = cluster_.nodes[gpu_node_[g.value()].value()];
+    set_node_free(gpu_node_[g.value()], node_free_[gpu_node_[g.value()].value()] - 1);
+    rack_free_[n.rack.value()] -= 1;
+    zone_free_[cluster_.racks[n.rack.value()].zone.value()] -= 1;
+  }
+  free_total_ -= static_cast<uint32_t>(gpus.size());
+  queue_gpus_[spec(job).queue.index()] += static_cast<uint32_t>(gpus.size());
+}
+
+// Frees the job's GPUs and banks the work done so far.
+void ClusterState::give_back(JobId job, Time now) {
+  JobRecord& r = records_[job.value()];
+  r.work_done = work_done_at(job, now);
+  r.run_time += now - r.last_start;
+  for (GpuId g : r.gpus) {
+    owner_[g.value()] = JobId();
+    const Node& n = cluster_.nodes[gpu_node_[g.value()].value()];
+    set_node_free(gpu_node_[g.value()], node_free_[gpu_node_[g.value()].value()] + 1);
+    rack_free_[n.rack.value()] += 1;
+    zone_free_[cluster_.racks[n.rack.value()].zone.value()] += 1;
+  }
+  free_total_ += static_cast<uint32_t>(r.gpus.size());
+  queue_gpus_[spec(job).queue.index()] -= static_cast<uint32_t>(r.gpus.size());
+  r.gpus.clear();
+  running_.erase(job);
+}
+
+Status ClusterState::preempt(JobId job, Time now, Duration overhead) {
+  BOREAS_RETURN_IF_ERROR(check_job(job));
+  JobRecord& r = records_[job.value()];
+  BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kPreempted).with_context(job_name(job) + ": "));
+  give_back(job, now);
+  r.state = JobState::kPreempted;
+  r.extra_work += overhead;
+  r.preemptions += 1;
+  r.pending_since = now;
+  pending_.insert(job);
+  pending_gpus_ += spec(job).gpus;
+  journal_.push_back(job);
+  return Status::ok();
+}
+
+Status ClusterState::requeue(JobId job, Time now) {
+  BOREAS_RETURN_IF_ERROR(check_job(job));
+  JobRecord& r = records_[job.value()];
+  BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kPending).with_context(job_name(job) + ": "));
+  if (r.state == JobState::kRunning) {
+    give_back(job, now);
+    r.pending_since = now;
+    pending_.insert(job);
+    pending_gpus_ += spec(job).gpus;
+  }
+  r.state = JobState::kPending;
+  journal_.push_back(job);
+  return Status::ok();
+}
+
+Status ClusterState::finish(JobId job, Time now, JobState final_state) {
+  BOREAS_RETURN_IF_ERROR(check_job(job));
+  JobRecord& r = records_[job.value()];
+  if (!is_terminal(final_state)) {
+    return invalid_argument(job_name(job) + ": finish needs a terminal state, got " +
+                            std::string(to_string(final_state)));
+  }
+  BOREAS_RETURN_IF_ERROR(check_transition(r.state, final_state).with_context(job_name(job) + ": "));
+  if (r.state == JobState::kRunning) {
+    give_back(job, now);
+  } else if (pending_.erase(job) > 0) {
+    pending_gpus_ -= spec(job).gpus;
+  }
+  r.state = final_state;
+  r.end = now;
+  finished_.push_back(job);
+  journal_.push_back(job);
+  return Status::ok();
+}
+
+Status ClusterState::cancel(JobId job, Time now) {
+  return finish(job, now, JobState::kCancelled);
+}
+
+Status ClusterState::set_rate(JobId job, double rate, Time now) {
+  BOREAS_RETURN_IF_ERROR(check_job(job));
+  if (!(rate > 0)) {
+    return invalid_argument(job_name(job) + ": rate must be > 0, got " + std::to_string(rate));
+  }
+  JobRecord& r = records_[job.value()];
+  if (r.state == JobState::kRunning) {
+    r.work_done = work_done_at(job, now);
+    r.run_time += now - r.last_start;
+    r.last_start = now;
+  }
+  r.rate = rate;
+  return Status::ok();
+}
+
+}  // namespace boreas::state

@@ -1,0 +1,114 @@
+#pragma once
+// The one authoritative cluster state (ARCHITECTURE §1): which job holds which GPU, the job table
+// and lifecycle, queue usage, and free-capacity indexes per node, rack, zone and GPU type. Every
+// mutation goes through here, is validated against the lifecycle (core/job.h) and keeps the
+// indexes consistent; check_invariants() re-derives everything from scratch.
+
+#include <cstdint>
+#include <set>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/job.h"
+#include "core/status.h"
+#include "core/symbol.h"
+#include "core/time.h"
+#include "core/topology.h"
+#include "state/free_index.h"
+
+namespace boreas::state {
+
+// Per-job runtime record. Work is measured in reference-GPU time: a job is done when
+// work_done reaches spec.duration + extra_work.
+struct JobRecord {
+  JobState state = JobState::kPending;
+  bool submitted = false;
+  std::vector<GpuId> gpus;  // held while running
+  Time first_start = Time::never();
+  Time last_start = Time::never();
+  Time end = Time::never();
+  Time pending_since;
+  Duration pending_total;  // time spent pending, including after preemption
+  Duration work_done;      // work completed up to last_start (or up to now if not running)
+  Duration extra_work;     // added work, e.g. restart overhead after a preemption
+  Duration run_time;       // wall time spent running (for GPU-seconds)
+  double rate = 1.0;       // work per unit of time while running (physics changes it)
+  uint32_t preemptions = 0;
+};
+
+class ClusterState {
+ public:
+  // Keeps references: `cluster`, `jobs` and `symbols` must outlive the state. jobs[i].id == i.
+  ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols);
+
+  // Lifecycle. Each fails without changing anything when the move is illegal.
+  Status submit(JobId job, Time now);
+  Status start(JobId job, std::span<const GpuId> gpus, Time now);
+  Status preempt(JobId job, Time now, Duration overhead = Duration::zero());
+  Status finish(JobId job, Time now, JobState final_state = JobState::kCompleted);
+  Status requeue(JobId job, Time now);  // running → pending, e.g. after a node failure
+  Status cancel(JobId job, Time now);
+  Status set_rate(JobId job, double rate, Time now);
+
+  // Read side.
+  const Cluster& cluster() const { return cluster_; }
+  const SymbolTable& symbols() const { return symbols_; }
+  size_t job_count() const { return jobs_.size(); }
+  const JobSpec& spec(JobId job) const { return jobs_[job.value()]; }
+  const JobRecord& record(JobId job) const { return records_[job.value()]; }
+  Duration work_done_at(JobId job, Time now) const;
+  Duration remaining_at(JobId job, Time now) const;
+
+  const std::set<JobId>& pending() const { return pending_; }  // arrival (id) order
+  const std::set<JobId>& running() const { return running_; }
+  const std::vector<JobId>& finished() const { return finished_; }  // in completion order
+  uint64_t pending_gpu_demand() const { return pending_gpus_; }
+  // Every job whose lifecycle state changed, in order, so a scheduler can keep its own ordered
+  // structures in step without rescanning. (The live daemon will compact it; see issue 8.)
+  std::span<const JobId> journal() const { return journal_; }
+
+  uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
+  uint32_t free_gpus() const { return free_total_; }
+  bool gpu_free(GpuId gpu) const { return !owner_[gpu.value()].valid(); }
+  JobId gpu_owner(GpuId gpu) const { return owner_[gpu.value()]; }
+  NodeId node_of(GpuId gpu) const { return gpu_node_[gpu.value()]; }
+  uint32_t node_free(NodeId node) const { return node_free_[node.value()]; }
+  uint32_t rack_free(RackId rack) const { return rack_free_[rack.value()]; }
+  uint32_t zone_free(ZoneId zone) const { return zone_free_[zone.value()]; }
+  std::span<const NodeId> nodes_of_rack(RackId rack) const { return rack_nodes_[rack.value()]; }
+  const FreeIndex& free_index() const { return index_; }
+  uint32_t queue_gpus_in_use(Symbol queue) const;
+
+  // Re-derives owners, free counts, indexes and the job sets; the first mismatch is the error.
+  Status check_invariants() const;
+
+ private:
+  Status check_job(JobId job) const;
+  Status check_gpus(JobId job, std::span<const GpuId> gpus) const;
+  void take(JobId job, std::span<const GpuId> gpus);
+  void give_back(JobId job, Time now);
+  void set_node_free(NodeId node, uint32_t value);
+  Status check_gpu_owners() const;
+  Status check_free_counts() const;
+  Status check_job_sets() const;
+
+  const Cluster& cluster_;
+  std::span<const JobSpec> jobs_;
+  const SymbolTable& symbols_;
+  std::vector<JobRecord> records_;
+  std::vector<JobId> owner_;      // per GPU; invalid = free
+  std::vector<NodeId> gpu_node_;  // per GPU
+  std::vector<uint32_t> node_free_, rack_free_, zone_free_;
+  std::vector<std::vector<NodeId>> rack_nodes_;
+  uint32_t free_total_ = 0;
+  uint64_t pending_gpus_ = 0;
+  FreeIndex index_;
+  std::set<JobId> pending_, running_;
+  std::vector<JobId> finished_;
+  std::vector<JobId> journal_;
+  std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
+};
+
+}  // namespace boreas::state

@@ -1,0 +1,101 @@
+// ClusterState::check_invariants: everything the incremental updates maintain, re-derived.
+#include <string>
+#include <vector>
+
+#include "state/cluster_state.h"
+
+namespace boreas::state {
+
+Status ClusterState::check_gpu_owners() const {
+  std::vector<JobId> expect(owner_.size());
+  for (JobId j : running_) {
+    const JobRecord& r = records_[j.value()];
+    if (r.gpus.size() != spec(j).gpus) {
+      return internal_error("job " + std::to_string(j.value()) + " runs on " + std::to_string(r.gpus.size()) +
+                            " GPUs, its gang is " + std::to_string(spec(j).gpus));
+    }
+    for (GpuId g : r.gpus) {
+      if (expect[g.value()].valid()) {
+        return internal_error("GPU " + std::to_string(g.value()) + " held by jobs " +
+                              std::to_string(expect[g.value()].value()) + " and " +
+                              std::to_string(j.value()));
+      }
+      expect[g.value()] = j;
+    }
+  }
+  for (size_t g = 0; g < owner_.size(); ++g) {
+    if (expect[g] != owner_[g]) {
+      return internal_error("GPU " + std::to_string(g) + " owner table disagrees with the running jobs");
+    }
+  }
+  return Status::ok();
+}
+
+Status ClusterState::check_free_counts() const {
+  std::vector<uint32_t> node(node_free_.size(), 0), rack(rack_free_.size(), 0), zone(zone_free_.size(), 0);
+  uint32_t total = 0;
+  for (size_t g = 0; g < owner_.size(); ++g) {
+    if (owner_[g].valid()) {
+      continue;
+    }
+    const NodeId n = gpu_node_[g];
+    const RackId r = cluster_.nodes[n.value()].rack;
+    node[n.value()] += 1;
+    rack[r.value()] += 1;
+    zone[cluster_.racks[r.value()].zone.value()] += 1;
+    total += 1;
+  }
+  if (node != node_free_ || rack != rack_free_ || zone != zone_free_ || total != free_total_) {
+    return internal_error("free GPU counts (node, rack, zone or total) disagree with the owner table");
+  }
+  for (uint32_t i = 0; i < node_free_.size(); ++i) {
+    const Node& n = cluster_.nodes[i];
+    if (!n.gpu_type || n.gpu_count == 0) {
+      continue;
+    }
+    bool found = false;
+    for (NodeId m : index_.nodes_with(*n.gpu_type, node_free_[i])) {
+      found = found || m == NodeId(i);
+    }
+    if (!found) {
+      return internal_error("node " + n.name + " is missing from the free index bucket " +
+                            std::to_string(node_free_[i]));
+    }
+  }
+  return Status::ok();
+}
+
+Status ClusterState::check_job_sets() const {
+  uint64_t demand = 0;
+  size_t pending = 0, running = 0, finished = 0;
+  for (uint32_t i = 0; i < records_.size(); ++i) {
+    const JobRecord& r = records_[i];
+    const bool in_pending = pending_.count(JobId(i)) > 0;
+    const bool in_running = running_.count(JobId(i)) > 0;
+    const bool is_pending = r.submitted && (r.state == JobState::kPending || r.state == JobState::kPreempted);
+    if (in_pending != is_pending || in_running != (r.state == JobState::kRunning)) {
+      return internal_error("job " + std::to_string(i) + " is in the wrong set for state " +
+                            std::string(to_string(r.state)));
+    }
+    demand += is_pending ? jobs_[i].gpus : 0;
+    pending += is_pending;
+    running += in_running;
+    finished += is_terminal(r.state);
+    if (r.work_done > jobs_[i].duration + r.extra_work) {
+      return internal_error("job " + std::to_string(i) + " did more work than it has");
+    }
+  }
+  if (demand != pending_gpus_ || pending != pending_.size() || running != running_.size() ||
+      finished != finished_.size()) {
+    return internal_error("job set sizes or pending GPU demand disagree with the job table");
+  }
+  return Status::ok();
+}
+
+Status ClusterState::check_invariants() const {
+  BOREAS_RETURN_IF_ERROR(check_gpu_owners());
+  BOREAS_RETURN_IF_ERROR(check_free_counts());
+  return check_job_sets();
+}
+
+}  // namespace boreas::state

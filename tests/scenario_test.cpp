@@ -1,0 +1,162 @@
+// Runs every tests/scenarios/*.txt file: exact first start, end and preemption count per job and
+// policy, with ClusterState invariants checked after every event. Also runs every policy ×
+// placement on the scenarios and on a random workload, checking properties: invariants after every
+// event, every job completes, work is conserved.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "policy/registry.h"
+#include "sim/run.h"
+#include "support/cluster_builder.h"
+#include "support/sim_run.h"
+
+namespace boreas {
+namespace {
+
+struct Expect {
+  std::string policy;
+  uint32_t job = 0;
+  int64_t start_s = 0, end_s = 0;
+  uint32_t preemptions = 0;
+};
+
+struct Scenario {
+  std::string name;
+  Cluster cluster;
+  testing::JobListBuilder jobs;
+  policy::PolicyOptions options;
+  std::vector<Expect> expects;
+};
+
+std::unique_ptr<Scenario> parse_scenario(const std::filesystem::path& path) {
+  auto s = std::make_unique<Scenario>();
+  s->name = path.filename().string();
+  std::ifstream in(path);
+  std::string line, word;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    if (!(row >> word) || word[0] == '#') {
+      continue;
+    }
+    if (word == "cluster") {
+      uint32_t racks = 0, nodes = 0, gpus = 0;
+      row >> racks >> nodes >> gpus;
+      s->cluster = testing::uniform_cluster(racks, nodes, gpus);
+    } else if (word == "job") {
+      int64_t submit = 0, duration = 0;
+      uint32_t gpus = 0;
+      row >> submit >> gpus >> duration;
+      s->jobs.add(submit, gpus, duration);
+    } else if (word == "option") {
+      std::string key;
+      double value = 0;
+      row >> key;
+      s->options.service.thresholds_gpu_s.clear();
+      while (row >> value) {
+        s->options.service.thresholds_gpu_s.push_back(value);
+      }
+      EXPECT_EQ(key, "las_thresholds") << path;
+      row.clear();  // reading to the end of the list set failbit
+    } else if (word == "expect") {
+      Expect e;
+      row >> e.policy >> e.job >> e.start_s >> e.end_s >> e.preemptions;
+      s->expects.push_back(e);
+    }
+    EXPECT_FALSE(row.fail()) << path << ": cannot read '" << line << "'";
+  }
+  return s;
+}
+
+std::vector<std::filesystem::path> scenario_files() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(BOREAS_SOURCE_DIR "/tests/scenarios")) {
+    if (e.path().extension() == ".txt") {
+      out.push_back(e.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Runs one policy with invariants checked after every event; returns the output (test fails on error).
+sim::RunOutput run_checked(const Cluster& cluster, testing::JobListBuilder& jobs, const std::string& policy,
+                           policy::PolicyOptions options, Duration overhead = Duration::zero()) {
+  sim::EngineOptions engine;
+  engine.preemption_overhead = overhead;
+  auto observer = [&](const state::ClusterState& s, Time t) {
+    const Status st = s.check_invariants();
+    ASSERT_TRUE(st.is_ok()) << policy << " at t=" << t.to_seconds() << ": " << st.message();
+  };
+  auto out = testing::simulate({&cluster, jobs.jobs(), &jobs.symbols()}, policy, std::move(options), engine,
+                               observer);
+  EXPECT_TRUE(out.is_ok()) << (out.is_ok() ? "" : out.status().message());
+  return out.is_ok() ? std::move(*out) : sim::RunOutput{};
+}
+
+TEST(Scenarios, ExactStartsAndEnds) {
+  const auto files = scenario_files();
+  ASSERT_GE(files.size(), 2u);
+  for (const auto& file : files) {
+    auto s = parse_scenario(file);
+    std::map<std::string, sim::RunOutput> runs;
+    for (const Expect& e : s->expects) {
+      if (runs.count(e.policy) == 0) {
+        runs[e.policy] = run_checked(s->cluster, s->jobs, e.policy, s->options);
+      }
+      const auto& rec = runs[e.policy].result.jobs.at(e.job);
+      SCOPED_TRACE(s->name + " " + e.policy + " job " + std::to_string(e.job));
+      EXPECT_EQ(rec.first_start, Time::from_seconds(e.start_s));
+      EXPECT_EQ(rec.end, Time::from_seconds(e.end_s));
+      EXPECT_EQ(rec.preemptions, e.preemptions);
+    }
+  }
+}
+
+// Every job completes and its runs add up to its work plus the overhead of each preemption.
+void expect_properties(const sim::RunOutput& out, std::span<const JobSpec> jobs, Duration overhead,
+                       const std::string& what) {
+  std::vector<Duration> ran(jobs.size());
+  for (const auto& r : out.result.runs) {
+    ran[r.job.value()] += r.end - r.start;
+  }
+  for (const JobSpec& j : jobs) {
+    const auto& rec = out.result.jobs[j.id.value()];
+    ASSERT_EQ(rec.state, JobState::kCompleted) << what << " job " << j.id.value();
+    EXPECT_EQ(ran[j.id.value()], j.duration + overhead * rec.preemptions) << what << " job " << j.id.value();
+    EXPECT_EQ(rec.end - j.submit, rec.pending_total + ran[j.id.value()]) << what << " job " << j.id.value();
+  }
+}
+
+void random_jobs(testing::JobListBuilder& b, uint32_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const uint32_t sizes[] = {1, 1, 2, 4, 8, 16};
+  int64_t t = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    t += rng() % 600;
+    b.add(t, sizes[rng() % 6], 1 + static_cast<int64_t>(rng() % 20000));
+  }
+}
+
+TEST(Scenarios, EveryPolicyAndPlacementKeepsProperties) {
+  policy::PolicyRegistry registry;
+  policy::register_baseline(registry);
+  testing::JobListBuilder random;
+  random_jobs(random, 300, 7);
+  const Cluster cluster = testing::uniform_cluster(2, 2, 8);
+  for (const auto& policy : registry.policy_names()) {
+    for (const auto& placement : registry.placement_names()) {
+      policy::PolicyOptions o;
+      o.placement = placement;
+      const Duration overhead = Duration::seconds(placement == "pack" ? 30 : 0);
+      auto out = run_checked(cluster, random, policy, o, overhead);
+      expect_properties(out, random.jobs(), overhead, policy + "/" + placement);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace boreas

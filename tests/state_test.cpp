@@ -1,0 +1,76 @@
+// ClusterState: lifecycle validation, index consistency, invariant checking.
+#include <gtest/gtest.h>
+
+#include "state/cluster_state.h"
+#include "support/cluster_builder.h"
+
+namespace boreas {
+namespace {
+
+class StateTest : public ::testing::Test {
+ protected:
+  StateTest() : cluster_(testing::uniform_cluster(2, 2, 4)) {
+    builder_.add(0, 2, 10).add(0, 4, 5).add(1, 1, 3);
+  }
+  std::vector<GpuId> gpus(std::initializer_list<uint32_t> ids) {
+    std::vector<GpuId> out;
+    for (uint32_t i : ids) {
+      out.push_back(GpuId(i));
+    }
+    return out;
+  }
+  Cluster cluster_;
+  testing::JobListBuilder builder_;
+};
+
+TEST_F(StateTest, StartAndFinishKeepCountsAndIndexes) {
+  state::ClusterState s(cluster_, builder_.jobs(), builder_.symbols());
+  ASSERT_TRUE(s.submit(JobId(0), Time::zero()).is_ok());
+  ASSERT_TRUE(s.start(JobId(0), gpus({0, 5}), Time::zero()).is_ok());
+  EXPECT_EQ(s.free_gpus(), 14u);
+  EXPECT_EQ(s.node_free(NodeId(0)), 3u);
+  EXPECT_EQ(s.node_free(NodeId(1)), 3u);
+  EXPECT_EQ(s.rack_free(RackId(0)), 6u);
+  EXPECT_EQ(s.rack_free(RackId(1)), 8u);
+  EXPECT_EQ(s.free_index().nodes_with(GpuTypeId(0), 3).size(), 2u);
+  EXPECT_EQ(s.queue_gpus_in_use(builder_.symbols().find("default")), 2u);
+  EXPECT_TRUE(s.check_invariants().is_ok());
+  ASSERT_TRUE(s.finish(JobId(0), Time::from_seconds(10)).is_ok());
+  EXPECT_EQ(s.free_gpus(), 16u);
+  EXPECT_EQ(s.record(JobId(0)).work_done, Duration::seconds(10));
+  EXPECT_TRUE(s.check_invariants().is_ok());
+}
+
+TEST_F(StateTest, RejectsDoubleClaimsPartialGangsAndIllegalMoves) {
+  state::ClusterState s(cluster_, builder_.jobs(), builder_.symbols());
+  EXPECT_FALSE(s.start(JobId(0), gpus({0, 1}), Time::zero()).is_ok());  // not submitted
+  ASSERT_TRUE(s.submit(JobId(0), Time::zero()).is_ok());
+  ASSERT_TRUE(s.submit(JobId(2), Time::zero()).is_ok());
+  EXPECT_FALSE(s.start(JobId(0), gpus({0}), Time::zero()).is_ok());      // partial gang
+  EXPECT_FALSE(s.start(JobId(0), gpus({0, 0}), Time::zero()).is_ok());   // duplicate GPU
+  EXPECT_FALSE(s.start(JobId(0), gpus({0, 99}), Time::zero()).is_ok());  // no such GPU
+  ASSERT_TRUE(s.start(JobId(0), gpus({0, 1}), Time::zero()).is_ok());
+  EXPECT_EQ(s.start(JobId(2), gpus({1}), Time::zero()).code(), ErrorCode::kConflict);
+  EXPECT_FALSE(s.finish(JobId(2), Time::zero()).is_ok());  // pending → completed is illegal
+  EXPECT_FALSE(s.submit(JobId(0), Time::zero()).is_ok());
+  EXPECT_TRUE(s.check_invariants().is_ok());
+}
+
+TEST_F(StateTest, PreemptBanksWorkAndResumes) {
+  state::ClusterState s(cluster_, builder_.jobs(), builder_.symbols());
+  ASSERT_TRUE(s.submit(JobId(0), Time::zero()).is_ok());
+  ASSERT_TRUE(s.start(JobId(0), gpus({0, 1}), Time::from_seconds(2)).is_ok());
+  ASSERT_TRUE(s.preempt(JobId(0), Time::from_seconds(6), Duration::seconds(1)).is_ok());
+  EXPECT_EQ(s.record(JobId(0)).work_done, Duration::seconds(4));
+  EXPECT_EQ(s.remaining_at(JobId(0), Time::from_seconds(7)), Duration::seconds(7));  // 10 + 1 − 4
+  EXPECT_EQ(s.pending().count(JobId(0)), 1u);
+  EXPECT_EQ(s.pending_gpu_demand(), 2u);
+  ASSERT_TRUE(s.start(JobId(0), gpus({4, 5}), Time::from_seconds(8)).is_ok());
+  EXPECT_EQ(s.record(JobId(0)).pending_total, Duration::seconds(4));  // 0–2 and 6–8
+  EXPECT_EQ(s.record(JobId(0)).first_start, Time::from_seconds(2));
+  EXPECT_EQ(s.record(JobId(0)).preemptions, 1u);
+  EXPECT_TRUE(s.check_invariants().is_ok());
+}
+
+}  // namespace
+}  // namespace boreas
