@@ -5,6 +5,8 @@ namespace boreas::cli {
 void add_all_commands(CLI::App& app, Runner& runner) {
   add_version_command(app, runner);
   add_cluster_commands(app, runner);
+  add_models_commands(app, runner);
+  add_serve_commands(app, runner);
   add_sim_commands(app, runner);
 }
 

@@ -1,0 +1,150 @@
+#include "server/controller.h"
+
+#include <chrono>
+
+#include "server/job_records.h"
+
+namespace boreas::server {
+
+Controller::Controller(ControllerConfig config, Store& store, Executor& executor,
+                       MetricsRegistry& metrics)
+    : config_(std::move(config)), store_(store), executor_(executor) {
+  for (const Node& n : config_.cluster.nodes) {
+    gpu_busy_.emplace_back(n.gpu_count, false);
+  }
+  drained_.assign(config_.cluster.nodes.size(), false);
+  jobs_gauge_ = &metrics.add("boreas_jobs", "Jobs known to the daemon, by state and queue.",
+                             MetricType::kGauge, {"state", "queue"});
+  gpus_gauge_ = &metrics.add("boreas_gpus", "GPUs by state (free, busy, drained) and type.",
+                             MetricType::kGauge, {"state", "type"});
+  queue_gpus_gauge_ = &metrics.add("boreas_queue_gpus_in_use", "GPUs held by running jobs.",
+                                   MetricType::kGauge, {"queue", "type"});
+  const std::vector<double> buckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+                                       0.01,   0.025,   0.05,   0.1,   0.25,   1};
+  round_seconds_ = &metrics.add("boreas_schedule_round_seconds", "Duration of a scheduling round.",
+                                MetricType::kHistogram, {}, buckets);
+  submit_seconds_ = &metrics.add("boreas_submit_seconds",
+                                 "Time from receiving a submission to its durable acknowledgement.",
+                                 MetricType::kHistogram, {}, buckets);
+}
+
+Controller::~Controller() { stop(); }
+
+void Controller::start() {
+  thread_ = std::thread([this] { loop(); });
+  std::lock_guard lock(mu_);
+  ready_ = true;
+}
+
+void Controller::stop() {
+  {
+    std::lock_guard lock(mu_);
+    if (!thread_.joinable()) {
+      return;
+    }
+    stopping_ = true;
+    ready_ = false;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+bool Controller::ready() const {
+  std::lock_guard lock(mu_);
+  return ready_;
+}
+
+void Controller::post(std::function<void()> task) {
+  {
+    std::lock_guard lock(mu_);
+    tasks_.push_back(std::move(task));
+  }
+  cv_.notify_one();
+}
+
+void Controller::loop() {
+  for (;;) {
+    std::deque<std::function<void()>> batch;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait_for(lock, std::chrono::microseconds(config_.poll_interval.us()),
+                   [this] { return stopping_ || !tasks_.empty(); });
+      if (stopping_) {
+        return;
+      }
+      batch.swap(tasks_);
+    }
+    for (auto& task : batch) {
+      task();
+    }
+    tick();
+  }
+}
+
+void Controller::tick() {
+  for (const JobExit& e : executor_.poll(config_.clock())) {
+    apply_exit(e);
+  }
+  if (dirty_) {
+    const auto t0 = std::chrono::steady_clock::now();
+    schedule();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+    round_seconds_->observe({}, took.count());
+    dirty_ = false;
+  }
+}
+
+Result<LiveJob> Controller::submit(const std::string& who, SubmitRequest req) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = commit(call<Pending<LiveJob>>(
+      [this, who, req = std::move(req)]() mutable { return do_submit(who, std::move(req)); }));
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+  submit_seconds_->observe({}, took.count());
+  return r;
+}
+
+Result<LiveJob> Controller::cancel(const std::string& who, JobId id) {
+  return commit(call<Pending<LiveJob>>([&] { return do_cancel(who, id); }));
+}
+
+Result<LiveJob> Controller::checkpoint(const std::string& who, JobId id) {
+  return commit(call<Pending<LiveJob>>([&] { return do_checkpoint(who, id); }));
+}
+
+Status Controller::set_drained(const std::string& who, const std::string& node, bool drained) {
+  auto r = commit(call<Pending<bool>>([&] { return do_drain(who, node, drained); }));
+  return r.is_ok() ? Status::ok() : r.status();
+}
+
+Result<LiveJob> Controller::job(JobId id) {
+  return call<Result<LiveJob>>([&]() -> Result<LiveJob> {
+    LiveJob* j = find(id);
+    if (j == nullptr) {
+      return not_found("job " + std::to_string(id.value()) + " does not exist");
+    }
+    return *j;
+  });
+}
+
+std::vector<LiveJob> Controller::jobs() {
+  return call<std::vector<LiveJob>>([&] { return jobs_; });
+}
+
+std::string Controller::node_name(int32_t node) const {
+  return node >= 0 && static_cast<size_t>(node) < config_.cluster.nodes.size()
+             ? config_.cluster.nodes[static_cast<size_t>(node)].name
+             : std::string();
+}
+
+void Controller::write_async(std::vector<SqlStatement> rows) {
+  // The executor's exit record is the source of truth, so losing this write in a crash is
+  // repaired by reconcile() on restart.
+  (void)store_.write({std::move(rows)});
+}
+
+LiveJob* Controller::find(JobId id) {
+  const uint32_t v = id.value();
+  return v >= 1 && v <= jobs_.size() ? &jobs_[v - 1] : nullptr;
+}
+
+}  // namespace boreas::server

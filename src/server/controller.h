@@ -1,0 +1,147 @@
+#pragma once
+// The controller owns the live cluster state on one thread (ARCHITECTURE §6). HTTP threads hand
+// it commands through call() and wait for the durable result outside the thread, so the store's
+// group commit can batch many requests.
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "core/queue.h"
+#include "core/topology.h"
+#include "server/executor.h"
+#include "server/live_job.h"
+#include "server/metrics.h"
+#include "server/store.h"
+
+namespace boreas::server {
+
+struct ControllerConfig {
+  Cluster cluster;
+  std::optional<QueueTree> queues;  // nullopt = any queue name is accepted
+  Duration poll_interval = Duration::millis(20);
+  std::function<Time()> clock;      // wall clock, handed in
+};
+
+struct QueueView {
+  std::string name;
+  uint32_t pending = 0;
+  uint32_t running = 0;
+  uint32_t gpus_in_use = 0;
+};
+
+struct NodeView {
+  std::string name;
+  std::string gpu_type;
+  uint32_t gpus = 0;
+  uint32_t free_gpus = 0;
+  bool drained = false;
+};
+
+// A change made on the controller thread, and the durable write that backs it.
+template <typename T>
+struct Pending {
+  Result<T> value;
+  std::optional<std::future<Status>> durable;
+};
+
+class Controller {
+ public:
+  Controller(ControllerConfig config, Store& store, Executor& executor, MetricsRegistry& metrics);
+  ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  Status recover();  // before start(): rebuild from the store, reconcile with the executor
+  void start();
+  void stop();
+  bool ready() const;
+
+  Result<LiveJob> submit(const std::string& who, SubmitRequest req);
+  Result<LiveJob> cancel(const std::string& who, JobId id);
+  Result<LiveJob> checkpoint(const std::string& who, JobId id);
+  Status set_drained(const std::string& who, const std::string& node, bool drained);
+
+  Result<LiveJob> job(JobId id);
+  std::vector<LiveJob> jobs();
+  std::vector<QueueView> queues();
+  std::vector<NodeView> nodes();
+  std::string node_name(int32_t node) const;
+  void refresh_metrics();  // recomputes the state gauges (before a scrape)
+  MetricFamily& submit_latency() { return *submit_seconds_; }
+
+ private:
+  // Runs `f` on the controller thread and returns its result.
+  template <typename T>
+  T call(std::function<T()> f);
+  template <typename T>
+  Result<T> commit(Pending<T> p);
+
+  void loop();
+  void tick();
+  void post(std::function<void()> task);
+
+  // controller thread only
+  Pending<LiveJob> do_submit(const std::string& who, SubmitRequest req);
+  Pending<LiveJob> do_cancel(const std::string& who, JobId id);
+  Pending<LiveJob> do_checkpoint(const std::string& who, JobId id);
+  Pending<bool> do_drain(const std::string& who, const std::string& node, bool drained);
+  Status validate(const SubmitRequest& req, int32_t& priority) const;
+  LiveJob* find(JobId id);
+  void schedule();
+  std::optional<std::vector<uint32_t>> place(const LiveJob& job, int32_t& node, std::string& why);
+  void launch_all(std::vector<LiveJob*>& starting);
+  void apply_exit(const JobExit& e);
+  void reconcile(LiveJob& job);
+  void hold_gpus(const LiveJob& job, bool busy);
+  LaunchRequest launch_request(const LiveJob& job) const;
+  void write_async(std::vector<SqlStatement> rows);
+  Status load_drained();
+
+  ControllerConfig config_;
+  Store& store_;
+  Executor& executor_;
+  std::vector<LiveJob> jobs_;  // index = id - 1
+  std::vector<std::vector<bool>> gpu_busy_;  // [node][local index]
+  std::vector<bool> drained_;
+  bool dirty_ = true;  // something changed since the last scheduling round
+
+  MetricFamily* jobs_gauge_;
+  MetricFamily* gpus_gauge_;
+  MetricFamily* queue_gpus_gauge_;
+  MetricFamily* round_seconds_;
+  MetricFamily* submit_seconds_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> tasks_;
+  bool stopping_ = false;
+  bool ready_ = false;
+  std::thread thread_;
+};
+
+// Templates used from several of the controller's source files.
+template <typename T>
+inline T Controller::call(std::function<T()> f) {
+  auto task = std::make_shared<std::packaged_task<T()>>(std::move(f));
+  auto result = task->get_future();
+  post([task] { (*task)(); });
+  return result.get();
+}
+
+template <typename T>
+inline Result<T> Controller::commit(Pending<T> p) {
+  if (p.durable) {
+    Status s = p.durable->get();
+    if (!s.is_ok()) {
+      return s.with_context("the change was not stored: ");
+    }
+  }
+  return std::move(p.value);
+}
+
+}  // namespace boreas::server

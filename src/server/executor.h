@@ -1,0 +1,63 @@
+#pragma once
+// Executors carry out plans on real machines (ARCHITECTURE §6). The controller talks to this
+// interface only, so a Slurm executor can stand beside the local one.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/status.h"
+#include "core/time.h"
+
+namespace boreas::server {
+
+struct LaunchRequest {
+  JobId job;
+  std::vector<std::string> argv;
+  std::vector<std::string> env;  // "NAME=value", on top of the daemon's PATH and HOME
+  std::string cwd;               // empty = the executor's job directory
+  std::vector<uint32_t> gpu_indexes;  // node-local indexes → CUDA_VISIBLE_DEVICES
+  Duration time_limit;                // zero = none
+  Time started;                       // wall time the job started (time limits count from it)
+};
+
+// A process as the kernel names it: the pid alone can be reused, the start time makes it unique.
+struct ProcessIdentity {
+  int32_t pid = 0;
+  uint64_t start_ticks = 0;  // /proc/PID/stat field 22
+};
+
+enum class ExitKind : uint8_t { kCompleted, kFailed, kCancelled, kTimedOut, kPreempted, kLost };
+std::string_view to_string(ExitKind kind);
+
+struct JobExit {
+  JobId job;
+  ExitKind kind = ExitKind::kLost;
+  int32_t exit_code = -1;  // the command's exit code, 128+signal when killed, -1 when unknown
+};
+
+// What became of a job recorded as running by an earlier daemon.
+struct AdoptOutcome {
+  bool alive = false;           // adopted: the same process is still running
+  std::optional<JobExit> exit;  // it finished while the daemon was down
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  // Creates the job's process held: the command does not start until release(), so the caller
+  // can durably record the identity first. A held process whose daemon dies exits unrun.
+  virtual Result<ProcessIdentity> launch(const LaunchRequest& req) = 0;
+  virtual Status release(JobId job) = 0;
+  virtual Status abort(JobId job) = 0;  // a held job that must never run
+  virtual AdoptOutcome adopt(const LaunchRequest& req, ProcessIdentity id) = 0;
+  virtual Status cancel(JobId job) = 0;   // SIGTERM, grace, SIGKILL
+  virtual Status preempt(JobId job) = 0;  // SIGUSR1 (checkpoint), grace, stop
+  // Reaps finished jobs, escalates signals whose grace ran out and enforces time limits.
+  virtual std::vector<JobExit> poll(Time now) = 0;
+  virtual size_t running() const = 0;
+};
+
+}  // namespace boreas::server

@@ -1,0 +1,161 @@
+#include "server/job_json.h"
+
+#include <limits>
+
+namespace boreas::server {
+namespace {
+
+using nlohmann::json;
+
+Status field_error(const std::string& field, const std::string& what) {
+  return invalid_argument("$." + field + ": " + what);
+}
+
+Status read_string(const json& j, const char* field, std::string& out) {
+  if (!j.is_string()) {
+    return field_error(field, "expected a string, got " + std::string(j.type_name()));
+  }
+  out = j.get<std::string>();
+  return Status::ok();
+}
+
+Status read_count(const json& j, const char* field, uint64_t max, uint64_t& out) {
+  if (!j.is_number_unsigned()) {
+    return field_error(field, "expected a non-negative integer, got " + j.dump());
+  }
+  out = j.get<uint64_t>();
+  if (out > max) {
+    return field_error(field, std::to_string(out) + " is larger than " + std::to_string(max));
+  }
+  return Status::ok();
+}
+
+Status read_command(const json& j, SubmitRequest& r) {
+  if (!j.is_array() || j.empty()) {
+    return field_error("command", "expected a non-empty array of strings, e.g. [\"python\", \"train.py\"]");
+  }
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_string()) {
+      return field_error("command[" + std::to_string(i) + "]", "expected a string");
+    }
+    r.command.push_back(j[i].get<std::string>());
+  }
+  return Status::ok();
+}
+
+Status read_env(const json& j, SubmitRequest& r) {
+  if (!j.is_object()) {
+    return field_error("env", "expected an object of strings, e.g. {\"SEED\": \"1\"}");
+  }
+  for (const auto& [k, v] : j.items()) {
+    if (!v.is_string() || k.empty() || k.find('=') != std::string::npos) {
+      return field_error("env." + k, "expected a string value and a name without '='");
+    }
+    r.env[k] = v.get<std::string>();
+  }
+  return Status::ok();
+}
+
+struct StringField {
+  const char* name;
+  std::string SubmitRequest::*member;
+};
+constexpr StringField kStringFields[] = {
+    {"name", &SubmitRequest::name},   {"cwd", &SubmitRequest::cwd},
+    {"queue", &SubmitRequest::queue}, {"priority_class", &SubmitRequest::priority_class},
+    {"gpu_type", &SubmitRequest::gpu_type},
+};
+
+Status read_number_field(const std::string& key, const json& v, SubmitRequest& r) {
+  uint64_t n = 0;
+  if (key == "gpus") {
+    BOREAS_RETURN_IF_ERROR(read_count(v, "gpus", 4096, n));
+    r.gpus = static_cast<uint32_t>(n);
+    return Status::ok();
+  }
+  BOREAS_RETURN_IF_ERROR(read_count(v, "time_limit_s", 366ull * 24 * 3600, n));
+  r.time_limit = Duration::seconds(static_cast<int64_t>(n));
+  return Status::ok();
+}
+
+Status read_field(const std::string& key, const json& v, SubmitRequest& r) {
+  for (const StringField& f : kStringFields) {
+    if (key == f.name) {
+      return read_string(v, f.name, r.*f.member);
+    }
+  }
+  if (key == "command") {
+    return read_command(v, r);
+  }
+  if (key == "env") {
+    return read_env(v, r);
+  }
+  if (key == "gpus" || key == "time_limit_s") {
+    return read_number_field(key, v, r);
+  }
+  return field_error(key, "unknown field; known fields are command, env, cwd, name, queue, "
+                          "priority_class, gpus, gpu_type, time_limit_s");
+}
+
+}  // namespace
+
+Result<SubmitRequest> parse_submit(const std::string& body) {
+  json j;
+  try {
+    j = json::parse(body);
+  } catch (const json::parse_error& e) {
+    return invalid_argument("request body is not valid JSON: " + std::string(e.what()));
+  }
+  if (!j.is_object()) {
+    return invalid_argument("$: expected a JSON object with at least \"command\"");
+  }
+  SubmitRequest r;
+  for (const auto& [key, value] : j.items()) {
+    BOREAS_RETURN_IF_ERROR(read_field(key, value, r));
+  }
+  if (r.command.empty()) {
+    return field_error("command", "missing; give the program and its arguments as an array");
+  }
+  if (r.queue.empty()) {
+    return field_error("queue", "must not be empty");
+  }
+  return r;
+}
+
+json submit_to_json(const SubmitRequest& r) {
+  json j = {{"command", r.command}, {"env", r.env},   {"queue", r.queue},
+            {"gpus", r.gpus},       {"name", r.name}, {"time_limit_s", r.time_limit.us() / 1'000'000}};
+  for (const StringField& f : {kStringFields[1], kStringFields[3], kStringFields[4]}) {
+    if (!(r.*f.member).empty()) {
+      j[f.name] = r.*f.member;
+    }
+  }
+  return j;
+}
+
+json job_to_json(const LiveJob& job, const std::string& node_name) {
+  json j = {{"id", job.id.value()},
+            {"owner", job.owner},
+            {"state", std::string(to_string(job.state))},
+            {"reason", job.reason},
+            {"request", submit_to_json(job.request)},
+            {"priority", job.priority},
+            {"attempts", job.attempts},
+            {"submit_us", job.submit.us()}};
+  if (!node_name.empty()) {
+    j["node"] = node_name;
+    j["gpu_indexes"] = job.gpu_indexes;
+  }
+  if (job.start.us() != 0) {
+    j["start_us"] = job.start.us();
+  }
+  if (job.end.us() != 0) {
+    j["end_us"] = job.end.us();
+  }
+  if (job.exit_code >= 0) {
+    j["exit_code"] = job.exit_code;
+  }
+  return j;
+}
+
+}  // namespace boreas::server

@@ -1,0 +1,18 @@
+#pragma once
+// JSON forms of the API's bodies. Parsing is strict: unknown fields, wrong types and impossible
+// values are refused with the JSON path of the offending field ($.gpus) and how to fix it.
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/status.h"
+#include "server/live_job.h"
+
+namespace boreas::server {
+
+Result<SubmitRequest> parse_submit(const std::string& body);
+nlohmann::json submit_to_json(const SubmitRequest& r);
+nlohmann::json job_to_json(const LiveJob& job, const std::string& node_name);
+
+}  // namespace boreas::server

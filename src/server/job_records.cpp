@@ -1,0 +1,124 @@
+#include "server/job_records.h"
+
+#include <sstream>
+
+#include "server/job_json.h"
+
+namespace boreas::server {
+namespace {
+
+std::optional<JobState> parse_state(const std::string& s) {
+  for (JobState st : {JobState::kPending, JobState::kRunning, JobState::kPreempted,
+                      JobState::kCompleted, JobState::kFailed, JobState::kCancelled}) {
+    if (to_string(st) == s) {
+      return st;
+    }
+  }
+  return std::nullopt;
+}
+
+constexpr const char* kSelect =
+    "SELECT id, spec, owner, state, allocation, pid, proc_start, submit_us, start_us, end_us, "
+    "attempts, COALESCE(exit_code, -1), reason FROM jobs ORDER BY id";
+
+Result<LiveJob> job_from_row(const SqlRow& r) {
+  LiveJob j;
+  j.id = JobId(static_cast<uint32_t>(as_int(r[0])));
+  const std::string where = "store: job " + std::to_string(j.id.value()) + ": ";
+  auto req = parse_submit(as_text(r[1]));
+  auto state = parse_state(as_text(r[3]));
+  if (!req.is_ok() || !state) {
+    return internal_error(where + "unreadable spec or state; the store may be damaged");
+  }
+  j.request = std::move(*req);
+  j.owner = as_text(r[2]);
+  j.state = *state;
+  if (!decode_allocation(as_text(r[4]), j.node, j.gpu_indexes)) {
+    return internal_error(where + "unreadable allocation `" + as_text(r[4]) + "`");
+  }
+  j.process = {static_cast<int32_t>(as_int(r[5])), static_cast<uint64_t>(as_int(r[6]))};
+  j.submit = Time::from_micros(as_int(r[7]));
+  j.start = Time::from_micros(as_int(r[8]));
+  j.end = Time::from_micros(as_int(r[9]));
+  j.attempts = static_cast<uint32_t>(as_int(r[10]));
+  j.exit_code = static_cast<int32_t>(as_int(r[11]));
+  j.reason = as_text(r[12]);
+  return j;
+}
+
+}  // namespace
+
+std::string encode_allocation(int32_t node, const std::vector<uint32_t>& gpus) {
+  if (node < 0) {
+    return "";
+  }
+  std::string out = std::to_string(node) + ":";
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    out += (i == 0 ? "" : ",") + std::to_string(gpus[i]);
+  }
+  return out;
+}
+
+bool decode_allocation(const std::string& text, int32_t& node, std::vector<uint32_t>& gpus) {
+  node = -1;
+  gpus.clear();
+  if (text.empty()) {
+    return true;
+  }
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    return false;
+  }
+  try {
+    node = std::stoi(text.substr(0, colon));
+    std::istringstream in(text.substr(colon + 1));
+    for (std::string part; std::getline(in, part, ',');) {
+      gpus.push_back(static_cast<uint32_t>(std::stoul(part)));
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return node >= 0;
+}
+
+SqlStatement insert_job_row(const LiveJob& job) {
+  return {"INSERT INTO jobs(id, spec, queue, owner, state, submit_us, updated_us) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+          {int64_t{job.id.value()}, submit_to_json(job.request).dump(), job.request.queue,
+           job.owner, std::string(to_string(job.state)), job.submit.us()}};
+}
+
+SqlStatement update_job_row(const LiveJob& job, Time now) {
+  return {"UPDATE jobs SET state = ?2, reason = ?3, allocation = ?4, pid = ?5, proc_start = ?6, "
+          "start_us = ?7, end_us = ?8, attempts = ?9, exit_code = ?10, updated_us = ?11 "
+          "WHERE id = ?1",
+          {int64_t{job.id.value()}, std::string(to_string(job.state)), job.reason,
+           encode_allocation(job.node, job.gpu_indexes), int64_t{job.process.pid},
+           static_cast<int64_t>(job.process.start_ticks), job.start.us(), job.end.us(),
+           int64_t{job.attempts}, int64_t{job.exit_code}, now.us()}};
+}
+
+SqlStatement audit_row(Time at, const std::string& who, const std::string& action,
+                       const std::string& target, const std::string& result) {
+  return {"INSERT INTO audit(at_us, who, action, target, result) VALUES (?1, ?2, ?3, ?4, ?5)",
+          {at.us(), who, action, target, result}};
+}
+
+Result<std::vector<LiveJob>> load_jobs(Store& store) {
+  auto rows = store.query({kSelect, {}});
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  std::vector<LiveJob> jobs;
+  jobs.reserve(rows->size());
+  for (const SqlRow& r : *rows) {
+    auto j = job_from_row(r);
+    if (!j.is_ok()) {
+      return j.status();
+    }
+    jobs.push_back(std::move(*j));
+  }
+  return jobs;
+}
+
+}  // namespace boreas::server

@@ -1,0 +1,46 @@
+#pragma once
+// A job as the live daemon tracks it: the request as submitted plus where and how it runs.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/job.h"
+#include "core/time.h"
+#include "server/executor.h"
+
+namespace boreas::server {
+
+// What a client asks for (POST /v1/jobs); validated by parse_submit().
+struct SubmitRequest {
+  std::string name;
+  std::vector<std::string> command;
+  std::map<std::string, std::string> env;
+  std::string cwd;
+  std::string queue = "default";
+  std::string priority_class;  // empty = the queue's default
+  uint32_t gpus = 0;
+  std::string gpu_type;  // empty = any
+  Duration time_limit;   // zero = none
+};
+
+struct LiveJob {
+  JobId id;
+  std::string owner;
+  SubmitRequest request;
+  int32_t priority = 0;  // value of the priority class; higher starts first
+  JobState state = JobState::kPending;
+  std::string reason;   // why it is pending, or how it ended
+  int32_t node = -1;    // index into the cluster's nodes while it holds GPUs
+  std::vector<uint32_t> gpu_indexes;  // node-local
+  ProcessIdentity process;
+  Time submit;
+  Time start;
+  Time end;
+  uint32_t attempts = 0;  // launches so far (preemptions and requeues add one each)
+  int32_t exit_code = -1;
+};
+
+}  // namespace boreas::server

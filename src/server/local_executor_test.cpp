@@ -1,0 +1,211 @@
+#include "server/local_executor.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "server/process.h"
+#include "server/test_util.h"
+
+namespace boreas::server {
+namespace {
+
+Time wall_now() {
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  return Time::from_micros(us.count());
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class LocalExecutorTest : public ::testing::Test {
+ protected:
+  LocalExecutor make() {
+    return LocalExecutor({dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}});
+  }
+  LaunchRequest sh(uint32_t id, const std::string& script, std::vector<uint32_t> gpus = {}) {
+    LaunchRequest r;
+    r.job = JobId(id);
+    r.argv = {"sh", "-c", script};
+    r.cwd = dir_.path();
+    r.gpu_indexes = std::move(gpus);
+    r.started = wall_now();
+    return r;
+  }
+  // Launches and releases; fails the test when launching fails.
+  void start(LocalExecutor& ex, const LaunchRequest& r) {
+    auto id = ex.launch(r);
+    ASSERT_TRUE(id.is_ok()) << id.status().message();
+    ASSERT_TRUE(ex.release(r.job).is_ok());
+  }
+  // Polls until one job exits; a generous bound keeps a broken executor from hanging the suite.
+  JobExit wait_exit(Executor& ex) {
+    for (int i = 0; i < 2000; ++i) {
+      auto exits = ex.poll(wall_now());
+      if (!exits.empty()) {
+        return exits.front();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ADD_FAILURE() << "no job exited within 20 s";
+    return {};
+  }
+  std::string file(const std::string& name) { return dir_.path() + "/" + name; }
+
+  TempDir dir_;
+};
+
+TEST_F(LocalExecutorTest, CompletesWithItsGpusAndLogs) {
+  auto ex = make();
+  start(ex, sh(1, "echo \"gpus=$CUDA_VISIBLE_DEVICES job=$BOREAS_JOB_ID\"; echo oops >&2", {2, 3}));
+  const JobExit e = wait_exit(ex);
+  EXPECT_EQ(e.job, JobId(1));
+  EXPECT_EQ(e.kind, ExitKind::kCompleted);
+  EXPECT_EQ(e.exit_code, 0);
+  EXPECT_EQ(slurp(ex.job_dir(JobId(1)) + "/stdout.log"), "gpus=2,3 job=1\n");
+  EXPECT_EQ(slurp(ex.job_dir(JobId(1)) + "/stderr.log"), "oops\n");
+  EXPECT_EQ(ex.running(), 0u);
+}
+
+TEST_F(LocalExecutorTest, NonZeroExitFails) {
+  auto ex = make();
+  start(ex, sh(2, "exit 3"));
+  const JobExit e = wait_exit(ex);
+  EXPECT_EQ(e.kind, ExitKind::kFailed);
+  EXPECT_EQ(e.exit_code, 3);
+}
+
+TEST_F(LocalExecutorTest, UnknownCommandIsRefusedAtLaunch) {
+  auto ex = make();
+  LaunchRequest r = sh(3, "");
+  r.argv = {"no-such-program-boreas"};
+  auto id = ex.launch(r);
+  ASSERT_FALSE(id.is_ok());
+  EXPECT_NE(id.status().message().find("no-such-program-boreas"), std::string::npos);
+}
+
+TEST_F(LocalExecutorTest, CancelSendsSigtermToTheGroup) {
+  auto ex = make();
+  start(ex, sh(4, "trap 'echo term > " + file("term") + "; exit 0' TERM; sleep 30 & wait"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(ex.cancel(JobId(4)).is_ok());
+  const JobExit e = wait_exit(ex);
+  EXPECT_EQ(e.kind, ExitKind::kCancelled);
+  EXPECT_EQ(slurp(file("term")), "term\n");
+}
+
+TEST_F(LocalExecutorTest, CancelEscalatesToSigkillAfterGrace) {
+  auto ex = make();
+  start(ex, sh(5, "trap '' TERM; while true; do sleep 0.05; done"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(ex.cancel(JobId(5)).is_ok());
+  const JobExit e = wait_exit(ex);
+  EXPECT_EQ(e.kind, ExitKind::kCancelled);
+}
+
+TEST_F(LocalExecutorTest, PreemptLetsTheHandlerCheckpoint) {
+  auto ex = make();
+  start(ex, sh(6, "trap 'echo saved > " + file("ckpt") + "; exit 0' USR1; "
+                  "while true; do sleep 0.05; done"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(ex.preempt(JobId(6)).is_ok());
+  const JobExit e = wait_exit(ex);
+  EXPECT_EQ(e.kind, ExitKind::kPreempted);
+  EXPECT_EQ(slurp(file("ckpt")), "saved\n");
+}
+
+TEST_F(LocalExecutorTest, TimeLimitStopsTheJob) {
+  auto ex = make();
+  LaunchRequest r = sh(7, "sleep 30");
+  r.time_limit = Duration::millis(200);
+  start(ex, r);
+  const JobExit e = wait_exit(ex);
+  EXPECT_EQ(e.kind, ExitKind::kTimedOut);
+}
+
+TEST_F(LocalExecutorTest, AbortedHeldJobNeverRuns) {
+  auto ex = make();
+  auto id = ex.launch(sh(8, "touch " + file("ran")));
+  ASSERT_TRUE(id.is_ok());
+  ASSERT_TRUE(ex.abort(JobId(8)).is_ok());
+  EXPECT_FALSE(std::filesystem::exists(file("ran")));
+}
+
+TEST_F(LocalExecutorTest, HeldJobNeverRunsWhenTheDaemonGoesAway) {
+  int32_t pid = 0;
+  {
+    auto ex = make();
+    auto id = ex.launch(sh(9, "touch " + file("ran")));
+    ASSERT_TRUE(id.is_ok());
+    pid = id->pid;
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_FALSE(std::filesystem::exists(file("ran")));
+}
+
+TEST_F(LocalExecutorTest, AdoptsALiveJobAndSeesItFinish) {
+  auto first = make();
+  const LaunchRequest r = sh(10, "sleep 0.3; echo done");
+  auto id = first.launch(r);
+  ASSERT_TRUE(id.is_ok());
+  ASSERT_TRUE(first.release(r.job).is_ok());
+  auto second = make();  // a restarted daemon
+  const AdoptOutcome o = second.adopt(r, *id);
+  EXPECT_TRUE(o.alive);
+  const JobExit e = wait_exit(second);
+  EXPECT_EQ(e.kind, ExitKind::kCompleted);
+  EXPECT_EQ(slurp(second.job_dir(r.job) + "/stdout.log"), "done\n");
+}
+
+TEST_F(LocalExecutorTest, NeverAdoptsAReusedPid) {
+  auto ex = make();
+  const auto self = read_proc_stat(getpid());
+  ASSERT_TRUE(self.has_value());
+  const AdoptOutcome o = ex.adopt(sh(11, "true"), {getpid(), self->start_ticks + 1});
+  EXPECT_FALSE(o.alive);
+  EXPECT_FALSE(o.exit.has_value());  // gone without a record: the caller requeues or fails it
+}
+
+TEST_F(LocalExecutorTest, FindsTheExitOfAJobThatEndedWhileDown) {
+  const LaunchRequest r = sh(12, "exit 4");
+  ProcessIdentity id;
+  {
+    auto first = make();
+    auto launched = first.launch(r);
+    ASSERT_TRUE(launched.is_ok());
+    id = *launched;
+    ASSERT_TRUE(first.release(r.job).is_ok());
+    int status = 0;
+    ASSERT_EQ(waitpid(id.pid, &status, 0), id.pid);
+  }
+  auto second = make();
+  const AdoptOutcome o = second.adopt(r, id);
+  EXPECT_FALSE(o.alive);
+  ASSERT_TRUE(o.exit.has_value());
+  EXPECT_EQ(o.exit->kind, ExitKind::kFailed);
+  EXPECT_EQ(o.exit->exit_code, 4);
+}
+
+TEST(ProcStat, ParsesCommandNamesWithSpacesAndParentheses) {
+  const auto st = parse_proc_stat(
+      "42 (my (odd) name) S 1 42 42 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 50");
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->state, 'S');
+  EXPECT_EQ(st->start_ticks, 987654u);
+  EXPECT_FALSE(parse_proc_stat("garbage").has_value());
+}
+
+}  // namespace
+}  // namespace boreas::server

@@ -1,0 +1,94 @@
+#include "server/metrics.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "server/test_util.h"
+
+namespace boreas::server {
+namespace {
+
+MetricsRegistry sample_registry() {
+  MetricsRegistry r;
+  auto& jobs = r.add("boreas_jobs", "Jobs by state and queue.", MetricType::kGauge, {"state", "queue"});
+  jobs.set({"running", "team-a"}, 3);
+  jobs.set({"pending", "we\"ird\\q\nname"}, 1);
+  auto& submits = r.add("boreas_submissions_total", "Accepted submissions.", MetricType::kCounter);
+  submits.add({});
+  submits.add({}, 2);
+  auto& round = r.add("boreas_schedule_round_seconds", "Scheduling round latency.\nSecond line.",
+                      MetricType::kHistogram, {}, {0.5, 0.25});
+  round.observe({}, 0.125);
+  round.observe({}, 0.25);  // upper bounds are inclusive
+  round.observe({}, 2);
+  return r;
+}
+
+TEST(Metrics, RendersTheTextExpositionFormat) {
+  const std::string expected =
+      "# HELP boreas_jobs Jobs by state and queue.\n"
+      "# TYPE boreas_jobs gauge\n"
+      "boreas_jobs{state=\"pending\",queue=\"we\\\"ird\\\\q\\nname\"} 1\n"
+      "boreas_jobs{state=\"running\",queue=\"team-a\"} 3\n"
+      "# HELP boreas_submissions_total Accepted submissions.\n"
+      "# TYPE boreas_submissions_total counter\n"
+      "boreas_submissions_total 3\n"
+      "# HELP boreas_schedule_round_seconds Scheduling round latency.\\nSecond line.\n"
+      "# TYPE boreas_schedule_round_seconds histogram\n"
+      "boreas_schedule_round_seconds_bucket{le=\"0.25\"} 2\n"
+      "boreas_schedule_round_seconds_bucket{le=\"0.5\"} 2\n"
+      "boreas_schedule_round_seconds_bucket{le=\"+Inf\"} 3\n"
+      "boreas_schedule_round_seconds_sum 2.375\n"
+      "boreas_schedule_round_seconds_count 3\n";
+  EXPECT_EQ(sample_registry().render(), expected);
+}
+
+TEST(Metrics, ClearDropsSeriesButKeepsTheFamily) {
+  MetricsRegistry r;
+  auto& g = r.add("boreas_gpus", "GPUs by state.", MetricType::kGauge, {"state"});
+  g.set({"free"}, 8);
+  g.clear();
+  EXPECT_EQ(r.render(), "# HELP boreas_gpus GPUs by state.\n# TYPE boreas_gpus gauge\n");
+}
+
+TEST(Metrics, SampleValuesAndNames) {
+  EXPECT_EQ(format_sample_value(2), "2");
+  EXPECT_EQ(format_sample_value(0.25), "0.25");
+  EXPECT_EQ(format_sample_value(INFINITY), "+Inf");
+  EXPECT_EQ(format_sample_value(-INFINITY), "-Inf");
+  EXPECT_EQ(format_sample_value(NAN), "NaN");
+  EXPECT_TRUE(valid_metric_name("boreas:jobs_total"));
+  EXPECT_FALSE(valid_metric_name("9jobs"));
+  EXPECT_FALSE(valid_metric_name("jobs-total"));
+  EXPECT_TRUE(valid_label_name("queue"));
+  EXPECT_FALSE(valid_label_name("__reserved"));
+  EXPECT_FALSE(valid_label_name("a:b"));
+}
+
+TEST(Metrics, PassesPromtoolCheckMetrics) {
+  const char* promtool = "/usr/bin/promtool";
+  if (access(promtool, X_OK) != 0) {
+    GTEST_SKIP() << "promtool is absent: install the Debian package `prometheus` "
+                    "(scripts/install-deps.sh) to run this check";
+  }
+  TempDir dir;
+  const std::string path = dir.path() + "/metrics.txt";
+  std::ofstream(path) << sample_registry().render();
+  const std::string cmd = std::string(promtool) + " check metrics < " + path + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string output;
+  char buf[256];
+  while (fgets(buf, sizeof(buf), p) != nullptr) {
+    output += buf;
+  }
+  EXPECT_EQ(pclose(p), 0) << output;
+  EXPECT_EQ(output, "");
+}
+
+}  // namespace
+}  // namespace boreas::server

@@ -1,0 +1,56 @@
+#include "server/migrations.h"
+
+#include <array>
+
+namespace boreas::server {
+namespace {
+
+constexpr std::array kMigrations = {
+    Migration{1, "jobs and audit",
+              "CREATE TABLE jobs ("
+              "  id INTEGER PRIMARY KEY,"
+              "  spec TEXT NOT NULL,"          // the submitted request, as JSON
+              "  queue TEXT NOT NULL,"
+              "  owner TEXT NOT NULL,"
+              "  state TEXT NOT NULL,"
+              "  allocation TEXT NOT NULL DEFAULT '',"  // "node:gpu,gpu"
+              "  pid INTEGER NOT NULL DEFAULT 0,"
+              "  submit_us INTEGER NOT NULL,"
+              "  updated_us INTEGER NOT NULL);"
+              "CREATE INDEX jobs_by_state ON jobs(state);"
+              "CREATE TABLE audit ("
+              "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+              "  at_us INTEGER NOT NULL,"
+              "  who TEXT NOT NULL,"
+              "  action TEXT NOT NULL,"
+              "  target TEXT NOT NULL,"
+              "  result TEXT NOT NULL);"},
+    Migration{2, "tokens",
+              "CREATE TABLE tokens ("
+              "  id TEXT PRIMARY KEY,"    // public part of the token, used to look it up
+              "  salt BLOB NOT NULL,"
+              "  hash TEXT NOT NULL,"     // hex SHA-256(salt || secret)
+              "  name TEXT NOT NULL,"
+              "  role TEXT NOT NULL,"
+              "  queues TEXT NOT NULL,"   // comma-separated
+              "  created_us INTEGER NOT NULL);"},
+    Migration{3, "process identity, attempts and exit details",
+              "ALTER TABLE jobs ADD COLUMN proc_start INTEGER NOT NULL DEFAULT 0;"  // /proc stat 22
+              "ALTER TABLE jobs ADD COLUMN start_us INTEGER NOT NULL DEFAULT 0;"
+              "ALTER TABLE jobs ADD COLUMN end_us INTEGER NOT NULL DEFAULT 0;"
+              "ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;"
+              "ALTER TABLE jobs ADD COLUMN exit_code INTEGER;"
+              "ALTER TABLE jobs ADD COLUMN reason TEXT NOT NULL DEFAULT '';"},
+    Migration{4, "drained nodes",
+              "CREATE TABLE node_state ("
+              "  name TEXT PRIMARY KEY,"
+              "  drained INTEGER NOT NULL DEFAULT 0);"},
+};
+
+}  // namespace
+
+std::span<const Migration> schema_migrations() { return kMigrations; }
+
+int32_t latest_schema_version() { return kMigrations.back().version; }
+
+}  // namespace boreas::server
