@@ -160,3 +160,30 @@ TEST(Scenarios, EveryPolicyAndPlacementKeepsProperties) {
 
 }  // namespace
 }  // namespace boreas
+
+namespace boreas {
+namespace {
+
+TEST(Metrics, PercentilesInterpolateLinearly) {
+  const std::vector<double> v{1, 2, 3, 4};
+  EXPECT_DOUBLE_EQ(sim::percentile(v, 50), 2.5);
+  EXPECT_DOUBLE_EQ(sim::percentile(v, 99), 3.97);
+  EXPECT_DOUBLE_EQ(sim::percentile(v, 0), 1);
+  EXPECT_DOUBLE_EQ(sim::percentile(std::vector<double>{}, 50), 0);
+}
+
+// fifo on basic.txt: JCTs 10, 15, 17, 17, 35; queue times 0, 10, 14, 13, 15; makespan 38;
+// utilization (2·10 + 4·5 + 1·3 + 2·4 + 2·20) / (4 · 38) = 91 / 152.
+TEST(Metrics, SummaryOfTheBasicScenario) {
+  auto s = parse_scenario(BOREAS_SOURCE_DIR "/tests/scenarios/basic.txt");
+  const auto out = run_checked(s->cluster, s->jobs, "fifo", s->options);
+  EXPECT_DOUBLE_EQ(out.summary.avg_jct_s, 18.8);
+  EXPECT_DOUBLE_EQ(out.summary.p50_jct_s, 17);
+  EXPECT_DOUBLE_EQ(out.summary.avg_queue_s, 10.4);
+  EXPECT_DOUBLE_EQ(out.summary.makespan_s, 38);
+  EXPECT_DOUBLE_EQ(out.summary.utilization, 91.0 / 152.0);
+  EXPECT_EQ(out.summary.queues.at("default").jobs, 5u);
+}
+
+}  // namespace
+}  // namespace boreas
