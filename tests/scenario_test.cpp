@@ -187,3 +187,24 @@ TEST(Metrics, SummaryOfTheBasicScenario) {
 
 }  // namespace
 }  // namespace boreas
+
+namespace boreas {
+namespace {
+
+// A gang that can never fit (too large, or asking for a GPU type the cluster lacks) is cancelled
+// at arrival with a reason, instead of blocking strict FIFO forever.
+TEST(Scenarios, ImpossibleJobsAreCancelledNotBlocking) {
+  const Cluster cluster = testing::uniform_cluster(1, 1, 4);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 10).add(0, 1, 10).add(1, 1, 5);
+  jobs.jobs()[1].gpu_types = jobs.symbols().intern("H100-SXM");
+  const auto out = run_checked(cluster, jobs, "fifo", {});
+  EXPECT_EQ(out.result.jobs[0].state, JobState::kCancelled);
+  EXPECT_EQ(out.result.never_started[0], sim::NeverStarted::kExceedsCluster);
+  EXPECT_EQ(out.result.jobs[1].state, JobState::kCancelled);
+  EXPECT_EQ(out.result.jobs[2].first_start, Time::from_seconds(1));
+  EXPECT_EQ(out.result.jobs[2].end, Time::from_seconds(6));
+}
+
+}  // namespace
+}  // namespace boreas
