@@ -5,7 +5,7 @@ set -euo pipefail
 boreas=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 for run in a b; do
-  "$boreas" sim --cluster "$src/tests/scenarios/clusters/peer-64.yaml" --trace "$src/data/peer-cases/synth1000.csv" \
+  "$boreas" sim --cluster "$src/examples/clusters/peer-64.yaml" --trace "$src/data/peer-cases/synth1000.csv" \
     --policy fifo,easy-backfill,las --placement pack --seed 7 --preemption-overhead 30 --out "$work/$run" >/dev/null
 done
 for f in "$work"/a/*/*; do
@@ -18,7 +18,7 @@ for f in "$work"/a/*/*; do
 done
 [ "$(ls "$work"/a/*/* | wc -l)" -eq 12 ]
 set +e
-"$boreas" sim --cluster "$src/tests/scenarios/clusters/peer-64.yaml" --trace "$src/data/peer-cases/synth1000.csv" \
+"$boreas" sim --cluster "$src/examples/clusters/peer-64.yaml" --trace "$src/data/peer-cases/synth1000.csv" \
   --policy nope 2>/dev/null
 [ $? -eq 1 ] || { echo "unknown policy should exit 1"; exit 1; }
 echo "cli sim determinism ok"
