@@ -33,7 +33,7 @@ struct Summary {
   double makespan_s = 0;
   double utilization = 0;
   uint64_t preemptions = 0;
-  std::map<std::string, QueueSummary> queues;  // by queue name
+  std::map<std::string, QueueSummary> queues;  // by queue name; jobs without one under "default"
 };
 
 // p in [0, 100] of ascending `sorted`; 0 when empty.
