@@ -232,6 +232,9 @@
       'darker cells had more GPUs busy on average. Hot rows next to pale ones show where placement packs work.');
     const maps = data.heatmap.filter((h) => h.cells.length);
     if (!maps.length) return note(card, 'The runs have no job runs (runs.csv is empty), so there is nothing to place on racks.');
+    // One colour scale and one time axis for every policy, so their heatmaps compare cell by cell.
+    const busiest = Math.max(1, ...maps.map((h) => Math.max(...h.cells.map((c) => c[2]))));
+    const horizon = Math.max(...maps.map((h) => (1 + Math.max(...h.cells.map((c) => c[1]))) * h.bin_h));
     maps.forEach((h) => {
       if (h.racks_total > h.racks.length) {
         note(card, `${h.policy}: showing the ${h.racks.length} busiest of ${h.racks_total} racks.`);
@@ -241,9 +244,9 @@
         width: chartWidth(card), height: Math.min(520, Math.max(60, 14 * h.racks.length)), data: { values: rows },
         mark: { type: 'rect' },
         encoding: {
-          x: Object.assign({}, hoursAxis, { field: 't0' }), x2: { field: 't1' },
+          x: Object.assign({}, hoursAxis, { field: 't0', scale: { domain: [0, horizon], nice: false } }), x2: { field: 't1' },
           y: { field: 'rack', type: 'ordinal', title: 'Rack', sort: h.racks, axis: { labelLimit: 120 } },
-          color: { field: 'v', type: 'quantitative', title: 'Busy GPUs (mean)', scale: { scheme: 'blues' } },
+          color: { field: 'v', type: 'quantitative', title: 'Busy GPUs (mean)', scale: { scheme: 'blues', domain: [0, busiest] } },
           tooltip: [{ field: 'rack' }, { field: 't0', title: 'from hour', format: ',.1f' }, { field: 'v', title: 'busy GPUs', format: ',.1f' }],
         },
       }, 'Racks — ' + h.policy);
