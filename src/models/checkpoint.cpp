@@ -3,7 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/param_check.h"
+
 namespace boreas::models {
+
+Status validate(const CheckpointParams& p) {
+  return ParamCheck("checkpoint")
+      .positive("bytes_per_param", p.bytes_per_param)
+      .positive("write_gbps", p.write_gbps)
+      .positive("read_gbps", p.read_gbps)
+      .at_least("restart_overhead_s", p.restart_overhead_s, 0)
+      .status();
+}
 
 CheckpointCost checkpoint_cost(double model_params, const CheckpointParams& p) {
   const double bytes = model_params * p.bytes_per_param;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/status.h"
 #include "models/random.h"
 
 namespace boreas::models {
@@ -24,6 +25,7 @@ struct CheckpointCost {
   double write_s = 0;    // δ: time the job stops to write a checkpoint
   double restore_s = 0;  // R: restart overhead + reading the checkpoint back
 };
+Status validate(const CheckpointParams& p);
 CheckpointCost checkpoint_cost(double model_params, const CheckpointParams& p);
 
 // Young (1974): √(2·δ·M).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/param_check.h"
+
 namespace boreas::models {
 namespace {
 
@@ -20,6 +22,16 @@ Link slowest(const std::vector<FabricTier>& fabric, size_t first, size_t last, d
 }
 
 }  // namespace
+
+Status validate(const CommParams& p) {
+  return ParamCheck("communication")
+      .positive("nvlink_efficiency", p.nvlink_efficiency)
+      .positive("network_efficiency", p.network_efficiency)
+      .in("hierarchical_overlap", p.hierarchical_overlap, 0, 1)
+      .positive("pcie_gbps", p.pcie_gbps)
+      .at_least("pcie_latency (s)", p.pcie_latency.to_seconds(), 0)
+      .status();
+}
 
 double ring_allreduce_seconds(uint32_t p, double bytes, Link link) {
   if (p <= 1) {
@@ -61,6 +73,25 @@ double allreduce_busbw_gbps(uint32_t ranks, double bytes, double seconds) {
     return 0;
   }
   return bytes / seconds * 2.0 * (ranks - 1) / ranks / 1e9;
+}
+
+GangPlacement summarize_placement(const Cluster& cluster, std::span<const NodeGpus> nodes) {
+  GangPlacement g;
+  if (nodes.empty()) {
+    return g;
+  }
+  std::vector<uint32_t> leaves;
+  g.summary.gpus_per_node = nodes.front().gpus;
+  for (const NodeGpus& n : nodes) {
+    const Node& node = cluster.nodes[n.node.value()];
+    g.summary.gpus_per_node = std::min(g.summary.gpus_per_node, n.gpus);
+    g.nvlink = g.nvlink && node.nvlink;
+    leaves.push_back(cluster.rack_of(node).leaf);
+  }
+  std::sort(leaves.begin(), leaves.end());
+  g.summary.nodes = static_cast<uint32_t>(nodes.size());
+  g.summary.leaves = static_cast<uint32_t>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
+  return g;
 }
 
 PlacementSummary tightest_placement(uint32_t gpus, uint32_t node_gpus, uint32_t leaf_nodes) {

@@ -3,8 +3,11 @@
 // hierarchical all-reduce for gangs that span nodes; step time and placement efficiency.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "core/ids.h"
+#include "core/status.h"
 #include "core/time.h"
 #include "core/topology.h"
 
@@ -33,6 +36,8 @@ struct CommParams {
   Duration pcie_latency = Duration::micros(5);
 };
 
+Status validate(const CommParams& p);
+
 // One tier as the model sees it: per-GPU, per-direction bandwidth (GB/s) and per-step latency.
 struct Link {
   double bandwidth_gbps = 0;
@@ -58,6 +63,19 @@ double allreduce_seconds(const PlacementSummary& pl, double bytes, const Placeme
 
 // nccl-tests bus bandwidth of an all-reduce that took `seconds` (FACTS §2.2 correction).
 double allreduce_busbw_gbps(uint32_t ranks, double bytes, double seconds);
+
+// A gang's GPUs on one node.
+struct NodeGpus {
+  NodeId node;
+  uint32_t gpus = 0;
+};
+struct GangPlacement {
+  PlacementSummary summary;
+  bool nvlink = true;  // every node of the gang has an NVLink domain
+};
+// Summarises where a gang sits: the smallest GPU count on any node, the node count and the number
+// of distinct leaf switches (from each node's rack). Node ids must be valid for the cluster.
+GangPlacement summarize_placement(const Cluster& cluster, std::span<const NodeGpus> nodes);
 
 // The tightest placement of `gpus` GPUs: fill nodes of `node_gpus`, then leaves of `leaf_nodes`.
 PlacementSummary tightest_placement(uint32_t gpus, uint32_t node_gpus, uint32_t leaf_nodes);

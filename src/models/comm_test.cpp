@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace boreas::models {
 namespace {
 
@@ -79,6 +81,31 @@ TEST(Comm, NoNvlinkFallsBackToPcie) {
   EXPECT_NEAR(links.intra.bandwidth_gbps, 31, 1e-9);
   const PlacementLinks bare = placement_links({}, true, {8, 2, 1}, params);
   EXPECT_NEAR(bare.inter.bandwidth_gbps, 31, 1e-9);
+}
+
+// Three nodes: two in rack 0 (leaf 0, NVLink), one in rack 1 (leaf 3, PCIe only).
+TEST(Comm, SummarizesAGangFromTheCluster) {
+  Cluster c;
+  c.racks = {Rack{}, Rack{}};
+  c.racks[1].leaf = 3;
+  Node a;
+  a.rack = RackId(0);
+  a.nvlink = true;
+  Node b = a;
+  Node d;
+  d.rack = RackId(1);
+  c.nodes = {a, b, d};
+  const std::vector<NodeGpus> in_rack = {{NodeId(0), 8}, {NodeId(1), 4}};
+  const GangPlacement g = summarize_placement(c, in_rack);
+  EXPECT_EQ(g.summary.gpus_per_node, 4u);
+  EXPECT_EQ(g.summary.nodes, 2u);
+  EXPECT_EQ(g.summary.leaves, 1u);
+  EXPECT_TRUE(g.nvlink);
+  const std::vector<NodeGpus> across = {{NodeId(0), 8}, {NodeId(2), 8}};
+  const GangPlacement h = summarize_placement(c, across);
+  EXPECT_EQ(h.summary.leaves, 2u);
+  EXPECT_FALSE(h.nvlink);
+  EXPECT_EQ(summarize_placement(c, {}).summary.gpus(), 1u);
 }
 
 TEST(Comm, TightestPlacementFillsNodesThenLeaves) {

@@ -1,6 +1,16 @@
 #include "models/cost.h"
 
+#include "models/param_check.h"
+
 namespace boreas::models {
+
+Status validate(const CostParams& p) {
+  return ParamCheck("cost")
+      .in("reserved_discount", p.reserved_discount, 0, 1)
+      .in("spot_discount", p.spot_discount, 0, 1)
+      .at_least("energy_usd_per_kwh", p.energy_usd_per_kwh, 0)
+      .status();
+}
 
 double gpu_hour_price(const GpuType& type, PriceTier tier, const CostParams& p) {
   const double on_demand = type.price.on_demand_usd_per_hour;

@@ -6,6 +6,7 @@
 
 #include "core/gpu.h"
 #include "core/ids.h"
+#include "core/status.h"
 #include "core/time.h"
 
 namespace boreas::models {
@@ -21,6 +22,7 @@ struct CostParams {
   double energy_usd_per_kwh = 0.10;
 };
 
+Status validate(const CostParams& p);
 double gpu_hour_price(const GpuType& type, PriceTier tier, const CostParams& p);
 
 struct QueueCost {

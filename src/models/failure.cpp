@@ -1,8 +1,10 @@
 #include "models/failure.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <string>
+
+#include "models/param_check.h"
 
 namespace boreas::models {
 namespace {
@@ -12,14 +14,6 @@ constexpr double kLlamaGpus = 16384;
 constexpr double kLlamaHours = 54 * 24;
 constexpr double kLlamaUnexpected = 419;
 constexpr double kGpuShareOfCauses = 0.587;  // "GPU issues were 58.7%" (paper, FACTS §4.1)
-
-Status require_positive(double v, const char* field) {
-  if (v > 0 && std::isfinite(v)) {
-    return Status::ok();
-  }
-  return invalid_argument(std::string("failure model: ") + field +
-                          " must be a positive number of hours, got " + std::to_string(v));
-}
 
 }  // namespace
 
@@ -36,10 +30,12 @@ FailureParams llama3_failure_params(uint32_t gpus_per_node) {
 }
 
 Status validate(const FailureParams& p) {
-  BOREAS_RETURN_IF_ERROR(require_positive(p.gpu_mtbf_hours, "gpu_mtbf_hours"));
-  BOREAS_RETURN_IF_ERROR(require_positive(p.node_mtbf_hours, "node_mtbf_hours"));
-  BOREAS_RETURN_IF_ERROR(require_positive(p.gpu_repair_hours, "gpu_repair_hours"));
-  return require_positive(p.node_repair_hours, "node_repair_hours");
+  return ParamCheck("failure")
+      .positive("gpu_mtbf_hours", p.gpu_mtbf_hours)
+      .positive("node_mtbf_hours", p.node_mtbf_hours)
+      .positive("gpu_repair_hours", p.gpu_repair_hours)
+      .positive("node_repair_hours", p.node_repair_hours)
+      .status();
 }
 
 double job_mtbf_hours(const FailureParams& p, uint32_t gpus, uint32_t nodes) {
@@ -49,10 +45,27 @@ double job_mtbf_hours(const FailureParams& p, uint32_t gpus, uint32_t nodes) {
 
 uint32_t FailureProcess::add(double mtbf_hours) {
   assert(mtbf_hours > 0);
+  const auto i = static_cast<uint32_t>(rate_.size() + 1);  // 1-based tree position
   rate_.push_back(1.0 / mtbf_hours);
   enabled_.push_back(true);
-  total_rate_ += rate_.back();
-  return static_cast<uint32_t>(rate_.size() - 1);
+  // A new last node covers (i − lowbit(i), i]: its own rate plus the enabled rates before it.
+  const uint32_t first = i - (i & (~i + 1));
+  tree_.push_back(rate_.back() + prefix(i - 1) - prefix(first));
+  return i - 1;
+}
+
+double FailureProcess::prefix(uint32_t count) const {
+  double sum = 0;
+  for (uint32_t i = count; i > 0; i -= i & (~i + 1)) {
+    sum += tree_[i - 1];
+  }
+  return std::max(0.0, sum);
+}
+
+void FailureProcess::update(uint32_t component, double delta) {
+  for (auto i = component + 1; i <= tree_.size(); i += i & (~i + 1)) {
+    tree_[i - 1] += delta;
+  }
 }
 
 void FailureProcess::set_enabled(uint32_t component, bool enabled) {
@@ -60,31 +73,40 @@ void FailureProcess::set_enabled(uint32_t component, bool enabled) {
     return;
   }
   enabled_[component] = enabled;
-  total_rate_ += enabled ? rate_[component] : -rate_[component];
+  update(component, enabled ? rate_[component] : -rate_[component]);
 }
 
 std::optional<FailureEvent> FailureProcess::next(Rng& rng) const {
-  if (total_rate_ <= 1e-300) {
+  const double total = total_rate_per_hour();
+  if (total <= 1e-300) {
     return std::nullopt;
   }
-  const double hours = exponential(rng, total_rate_);
-  return FailureEvent{hours_to_duration(hours), pick(uniform01(rng) * total_rate_)};
+  const double hours = exponential(rng, total);
+  return FailureEvent{hours_to_duration(hours), pick(uniform01(rng) * total)};
 }
 
-// Linear scan: failures are rare events, so O(components) per failure is cheap.
+// The first component whose running sum of enabled rates exceeds u (Fenwick descent).
 uint32_t FailureProcess::pick(double u) const {
-  uint32_t last_enabled = 0;
-  for (uint32_t i = 0; i < rate_.size(); ++i) {
-    if (!enabled_[i]) {
-      continue;
-    }
-    last_enabled = i;
-    if (u < rate_[i]) {
-      return i;
-    }
-    u -= rate_[i];
+  uint32_t pos = 0;
+  uint32_t step = 1;
+  while (step * 2 <= size()) {
+    step *= 2;
   }
-  return last_enabled;  // rounding left u just above the last rate
+  for (; step > 0; step /= 2) {
+    if (pos + step <= size() && tree_[pos + step - 1] <= u) {
+      pos += step;
+      u -= tree_[pos - 1];
+    }
+  }
+  // Rounding can land past the last enabled component or on a disabled one: step back.
+  pos = std::min(pos, size() - 1);
+  while (pos > 0 && !enabled_[pos]) {
+    --pos;
+  }
+  while (!enabled_[pos] && pos + 1 < size()) {
+    ++pos;  // only when everything before u was disabled
+  }
+  return pos;
 }
 
 FailureProcess job_failure_process(const FailureParams& p, uint32_t gpus, uint32_t nodes) {

@@ -40,23 +40,27 @@ struct FailureEvent {
 
 // A set of components failing independently; the superposition is exponential with the sum of
 // the rates, and the failing component is chosen in proportion to its rate. Components that are
-// down (under repair) are disabled and do not fail.
+// down (under repair) are disabled and do not fail. Rates sit in a Fenwick tree, so adding,
+// enabling and drawing are O(log n) for a 100,000-GPU cluster as for one node.
 class FailureProcess {
  public:
   // Adds a component with the given MTBF (hours, > 0); returns its index.
   uint32_t add(double mtbf_hours);
   void set_enabled(uint32_t component, bool enabled);
   bool enabled(uint32_t component) const { return enabled_[component]; }
-  double total_rate_per_hour() const { return total_rate_; }
+  uint32_t size() const { return static_cast<uint32_t>(rate_.size()); }
+  double total_rate_per_hour() const { return prefix(size()); }
   // The next failure among the enabled components; empty when none is enabled.
   std::optional<FailureEvent> next(Rng& rng) const;
 
  private:
+  double prefix(uint32_t count) const;  // sum of the first `count` enabled rates
+  void update(uint32_t component, double delta);
   uint32_t pick(double u) const;
 
   std::vector<double> rate_;
   std::vector<bool> enabled_;
-  double total_rate_ = 0;
+  std::vector<double> tree_;  // Fenwick tree over enabled rates, 1-based
 };
 
 // The components a job runs on: `gpus` GPU processes (indexes 0..gpus−1), then `nodes` nodes.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 namespace boreas::models {
 namespace {
@@ -76,6 +77,28 @@ TEST(Failure, DisabledComponentsDoNotFail) {
   }
   process.set_enabled(1, false);
   EXPECT_FALSE(process.next(rng).has_value());
+}
+
+// Rates 1, 2, 3, 4, 5 per hour with the third disabled: the others fail in proportion r / 12.
+TEST(Failure, DrawsFollowRatesAfterDisabling) {
+  FailureProcess process;
+  for (int r = 1; r <= 5; ++r) {
+    process.add(1.0 / r);
+  }
+  process.set_enabled(2, false);
+  EXPECT_NEAR(process.total_rate_per_hour(), 12.0, 1e-12);
+  Rng rng(17);
+  std::vector<int> count(5, 0);
+  constexpr int kDraws = 60000;
+  for (int i = 0; i < kDraws; ++i) {
+    ++count[process.next(rng)->component];
+  }
+  EXPECT_EQ(count[2], 0);
+  for (int c : {0, 1, 3, 4}) {
+    EXPECT_NEAR(count[c] / double(kDraws), (c + 1) / 12.0, 0.01) << c;
+  }
+  process.set_enabled(2, true);
+  EXPECT_NEAR(process.total_rate_per_hour(), 15.0, 1e-12);
 }
 
 TEST(Failure, SameSeedSameDraws) {

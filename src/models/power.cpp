@@ -4,7 +4,27 @@
 #include <cmath>
 #include <numeric>
 
+#include "models/param_check.h"
+
 namespace boreas::models {
+
+Status validate(const PowerParams& p) {
+  return ParamCheck("power")
+      .positive("clock_power_exponent", p.clock_power_exponent)
+      .positive("min_clock", p.min_clock)
+      .in("min_clock", p.min_clock, 0, 1)
+      .in("default_activity", p.default_activity, 0, 1)
+      .at_least("node_base_w", p.node_base_w, 0)
+      .at_least("node_per_gpu_w", p.node_per_gpu_w, 0)
+      .status();
+}
+
+Status validate_for_power(const GpuType& type) {
+  return ParamCheck("power (GPU type '" + type.name + "')")
+      .positive("tdp_w", type.tdp_w)
+      .in("idle_w", type.idle_w, 0, type.tdp_w)
+      .status();
+}
 
 double idle_w(const GpuType& type) {
   return type.idle_w > 0 ? type.idle_w : 0.1 * type.tdp_w;
@@ -57,8 +77,12 @@ double sum_w(std::span<const double> w) {
   return std::accumulate(w.begin(), w.end(), 0.0);
 }
 
+double node_static_w(uint32_t gpus, const PowerParams& p) {
+  return p.node_base_w + p.node_per_gpu_w * gpus;
+}
+
 double node_power_w(std::span<const double> gpu_w, const PowerParams& p) {
-  return sum_w(gpu_w) + p.node_static_w;
+  return sum_w(gpu_w) + node_static_w(static_cast<uint32_t>(gpu_w.size()), p);
 }
 
 double energy_kwh(double power_w, Duration interval) {

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "core/gpu.h"
+#include "core/status.h"
 #include "core/time.h"
 
 namespace boreas::models {
@@ -19,10 +20,16 @@ struct PowerParams {
   // Activity of a busy GPU when the job class gives none: H100 inference at batch 128 draws 86%
   // of TDP (T6), a training node at most 76% of its rating (T7) → 0.8.
   double default_activity = 0.8;
-  // Non-GPU draw per node (CPUs, NICs, fans): the GB300 planning example's 1 kW CPU + 0.9 kW static
-  // per node (FACTS §3.3, S-MLE-ACC).
-  double node_static_w = 1900;
+  // Non-GPU draw per node (CPUs, memory, fans, NICs, NVSwitch): 500 W + 200 W per GPU, the
+  // envelope config uses for rack sizing (docs/formats/cluster.md). An 8× H100 node at TDP draws
+  // 5.6 + 2.1 = 7.7 kW, the ≈ 76% of its 10.2 kW rating that FACTS §3.1 (T7) reports for training.
+  double node_base_w = 500;
+  double node_per_gpu_w = 200;
 };
+
+Status validate(const PowerParams& p);
+// A type the power and thermal models can use: TDP > 0 and idle below TDP.
+Status validate_for_power(const GpuType& type);
 
 // The idle draw: the catalog's idle_w, else 0.1 × TDP ("truly idle", FACTS §3.1).
 double idle_w(const GpuType& type);
@@ -50,7 +57,9 @@ CappedClock group_clock_for_cap(std::span<const GpuLoad> gpus, double static_w, 
 // A synchronous gang runs at the pace of its slowest GPU (FACTS §1.2): the lowest clock factor.
 double gang_clock(std::span<const double> clocks);
 
-// Sum of GPU draws plus the node's static draw.
+// A node's non-GPU draw: node_base_w + node_per_gpu_w × GPUs.
+double node_static_w(uint32_t gpus, const PowerParams& p);
+// Sum of a node's GPU draws (one entry per GPU) plus its static draw.
 double node_power_w(std::span<const double> gpu_w, const PowerParams& p);
 double sum_w(std::span<const double> w);
 

@@ -72,7 +72,9 @@ TEST(Power, GangRunsAtItsSlowestGpu) {
 TEST(Power, NodeTotalsAndEnergy) {
   const PowerParams p;
   const std::vector<double> gpus(8, 385.0);
-  EXPECT_NEAR(node_power_w(gpus, p), 8 * 385.0 + 1900, 1e-9);
+  EXPECT_NEAR(node_power_w(gpus, p), 8 * 385.0 + 500 + 8 * 200, 1e-9);
+  // 8× H100 at TDP: 5.6 kW + 2.1 kW = 7.7 kW (config's rack-sizing envelope).
+  EXPECT_NEAR(node_power_w(std::vector<double>(8, 700.0), p), 7700, 1e-9);
   EXPECT_NEAR(sum_w(gpus), 3080, 1e-9);
   EXPECT_NEAR(energy_kwh(1000, Duration::hours(1)), 1.0, 1e-12);
   EXPECT_NEAR(energy_kwh(250, Duration::minutes(30)), 0.125, 1e-12);

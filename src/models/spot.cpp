@@ -1,18 +1,15 @@
 #include "models/spot.h"
 
-#include <string>
+#include "models/param_check.h"
 
 namespace boreas::models {
 
 Status validate(const SpotParams& p) {
-  if (!(p.mean_hours_between_reclaims > 0) || !(p.mean_hours_reclaimed > 0)) {
-    return invalid_argument(
-        "spot model: mean_hours_between_reclaims and mean_hours_reclaimed must be positive");
-  }
-  if (p.notice < Duration::zero()) {
-    return invalid_argument("spot model: notice must not be negative, got " + to_string(p.notice));
-  }
-  return Status::ok();
+  return ParamCheck("spot")
+      .positive("mean_hours_between_reclaims", p.mean_hours_between_reclaims)
+      .positive("mean_hours_reclaimed", p.mean_hours_reclaimed)
+      .at_least("notice (s)", p.notice.to_seconds(), 0)
+      .status();
 }
 
 SpotReclaim next_reclaim(const SpotParams& p, uint32_t nodes, Rng& rng) {

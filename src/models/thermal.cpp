@@ -2,7 +2,24 @@
 
 #include <cmath>
 
+#include "models/param_check.h"
+
 namespace boreas::models {
+
+Status validate(const ThermalParams& p) {
+  return ParamCheck("thermal")
+      .positive("air.rise_at_tdp_c", p.air.rise_at_tdp_c)
+      .positive("air.tau_s", p.air.tau_s)
+      .positive("direct_liquid.rise_at_tdp_c", p.direct_liquid.rise_at_tdp_c)
+      .positive("direct_liquid.tau_s", p.direct_liquid.tau_s)
+      .positive("immersion.rise_at_tdp_c", p.immersion.rise_at_tdp_c)
+      .positive("immersion.tau_s", p.immersion.tau_s)
+      .at_least("inlet_rise_c_per_kw", p.inlet_rise_c_per_kw, 0)
+      .at_least("hw_slowdown_c", p.hw_slowdown_c, p.max_operating_c)
+      .positive("hw_slowdown_clock", p.hw_slowdown_clock)
+      .in("hw_slowdown_clock", p.hw_slowdown_clock, 0, 1)
+      .status();
+}
 
 const CoolingParams& cooling_params(CoolingKind kind, const ThermalParams& p) {
   switch (kind) {

@@ -3,6 +3,7 @@
 // form, inlet heating of air racks over their cooling limit, thermal throttling, facility energy.
 
 #include "core/gpu.h"
+#include "core/status.h"
 #include "core/time.h"
 #include "core/topology.h"
 #include "models/power.h"
@@ -26,6 +27,8 @@ struct ThermalParams {
   double hw_slowdown_c = 89;       // HW slowdown (A100 and H100 PCIe, FACTS §3.2)
   double hw_slowdown_clock = 0.5;  // "clocks cut by a factor of 2 or more" (T3)
 };
+
+Status validate(const ThermalParams& p);
 
 const CoolingParams& cooling_params(CoolingKind kind, const ThermalParams& p);
 
