@@ -37,14 +37,14 @@ Result<nlohmann::json> read_summary(const std::string& path, const std::string& 
 
 namespace {
 
-void add_queue_gpu_seconds(JobsData& data, const std::string& queue, double gpu_seconds) {
+void add_queue_gpu_seconds(JobsData& data, std::string_view queue, double gpu_seconds) {
   for (auto& [name, total] : data.gpu_seconds_by_queue) {
     if (name == queue) {
       total += gpu_seconds;
       return;
     }
   }
-  data.gpu_seconds_by_queue.emplace_back(queue, gpu_seconds);
+  data.gpu_seconds_by_queue.emplace_back(std::string(queue), gpu_seconds);
 }
 
 }  // namespace
@@ -117,13 +117,13 @@ Result<TimeSeries> read_timeseries(const CsvTable& table) {
 
 namespace {
 
-std::vector<std::string> split_nodes(const std::string& text) {
+std::vector<std::string> split_nodes(std::string_view text) {
   std::vector<std::string> nodes;
   size_t start = 0;
   while (start <= text.size()) {
     const size_t end = std::min(text.find(';', start), text.size());
     if (end > start) {
-      nodes.push_back(text.substr(start, end - start));
+      nodes.emplace_back(text.substr(start, end - start));
     }
     start = end + 1;
   }
@@ -159,7 +159,7 @@ Result<JobRun> read_run_row(const CsvTable& table, size_t r, const std::vector<s
   run.end_us = *end;
   run.gpus = static_cast<int64_t>(*gpus);
   run.nodes = split_nodes(table.cell(r, c[4]));
-  run.end_reason = open ? "running" : table.cell(r, c[6]);
+  run.end_reason = open ? std::string("running") : std::string(table.cell(r, c[6]));
   return run;
 }
 
