@@ -99,6 +99,20 @@ TEST_F(ThrottleTest, HardwareSlowdownHalvesTheClock) {
   EXPECT_EQ(s.clock, 0.5);
 }
 
+// H100 PCIe throttles at 87 °C (FACTS §3.2): at 45 °C inlet, full activity, its T_ss is
+// 45 + 50 = 95 °C; holding 87 °C allows 42 × 7 = 294 W of its 350 → clock ∛((294 − 35)/315).
+TEST(Thermal, PerTypeThresholds) {
+  GpuType pcie;
+  pcie.name = "H100-PCIe";
+  pcie.tdp_w = 350;
+  const ThermalParams p;
+  EXPECT_EQ(thresholds_for(pcie, p).max_operating_c, 87);
+  EXPECT_EQ(thresholds_for(h100(), p).max_operating_c, 85);
+  const ThrottleState s = throttle_state(pcie, 1.0, 45, rc_for(pcie, CoolingKind::kAir, p), PowerParams{}, p);
+  EXPECT_EQ(s.level, Throttle::kSoftware);
+  EXPECT_NEAR(s.clock, std::cbrt(259.0 / 315), 1e-9);
+}
+
 TEST(Thermal, FacilityEnergyUsesPue) {
   EXPECT_NEAR(facility_kwh(100, default_pue(CoolingKind::kDirectLiquid)), 115, 1e-9);
   EXPECT_NEAR(facility_kwh(100, default_pue(CoolingKind::kAir)), 150, 1e-9);
