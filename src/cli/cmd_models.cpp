@@ -51,9 +51,7 @@ const char* throttle_name(models::Throttle t) {
   return "none";
 }
 
-// Racks that come out identical (same zone, GPUs, power, inlet, state) print as one line.
-void print_site(const Cluster& c, const models::SiteThermal& site, double activity) {
-  std::printf("every GPU at activity %.2f, full clock, steady state (docs/models.md)\n\n", activity);
+void print_zones(const Cluster& c, const models::SiteThermal& site) {
   std::printf("%-14s %-14s %8s %12s %14s %9s\n", "zone", "cooling", "IT kW", "facility kW", "cap kW",
               "cap clock");
   for (const models::ZonePower& z : site.zones) {
@@ -62,29 +60,38 @@ void print_site(const Cluster& c, const models::SiteThermal& site, double activi
                 std::string(to_string(zone.cooling)).c_str(), z.it_kw, z.facility_kw, zone.power_cap_kw,
                 z.cap.clock, z.cap.meets_cap ? "" : " (cap not met)");
   }
+}
+
+// One rack's columns after the rack count.
+std::string rack_columns(const Cluster& c, const models::RackThermal& r) {
+  const Rack& rack = c.racks[r.rack];
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%6u %8.1f %10.1f %9.1f %10.1f %-12s %6.3f", r.gpus, r.it_kw,
+                rack.cooling_limit_kw, r.inlet_c, r.gpu_temp_c, throttle_name(r.throttle.level),
+                r.throttle.clock);
+  return c.zones[rack.zone.value()].name + "\t" + buf;
+}
+
+// Consecutive racks that come out identical print as one line with their count.
+void print_racks(const Cluster& c, const models::SiteThermal& site) {
   std::printf("\n%-14s %6s %6s %8s %10s %9s %10s %-12s %6s\n", "zone", "racks", "GPUs", "rack kW", "cool. kW",
               "inlet C", "GPU max C", "throttle", "clock");
-  std::string last;
-  int count = 0;
-  for (size_t i = 0; i <= site.racks.size(); ++i) {
-    std::string line;
-    if (i < site.racks.size()) {
-      const models::RackThermal& r = site.racks[i];
-      const Rack& rack = c.racks[r.rack];
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%-14s %6s %6u %8.1f %10.1f %9.1f %10.1f %-12s %6.3f",
-                    c.zones[rack.zone.value()].name.c_str(), "%d", r.gpus, r.it_kw, rack.cooling_limit_kw,
-                    r.inlet_c, r.gpu_temp_c, throttle_name(r.throttle.level), r.throttle.clock);
-      line = buf;
+  for (size_t i = 0; i < site.racks.size();) {
+    const std::string line = rack_columns(c, site.racks[i]);
+    size_t run = 1;
+    while (i + run < site.racks.size() && rack_columns(c, site.racks[i + run]) == line) {
+      ++run;
     }
-    if (line != last && count > 0) {
-      const size_t at = last.find("%d");
-      std::printf("%s\n", last.replace(at, 2, std::to_string(count)).c_str());
-      count = 0;
-    }
-    last = line;
-    ++count;
+    const size_t tab = line.find('\t');
+    std::printf("%-14s %6zu %s\n", line.substr(0, tab).c_str(), run, line.substr(tab + 1).c_str());
+    i += run;
   }
+}
+
+void print_site(const Cluster& c, const models::SiteThermal& site, double activity) {
+  std::printf("every GPU at activity %.2f, full clock, steady state (docs/models.md)\n\n", activity);
+  print_zones(c, site);
+  print_racks(c, site);
 }
 
 int run_site(const std::string& file, double activity) {
