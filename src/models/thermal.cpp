@@ -96,6 +96,18 @@ ThrottleState throttle_state(const GpuType& type, double activity, double inlet_
   return {Throttle::kSoftware, capped.clock};
 }
 
+ThermalOutlook thermal_outlook(const GpuType& type, double activity, double t0_c, double inlet_c,
+                               const Rc& rc, const PowerParams& power, const ThermalParams& p) {
+  ThermalOutlook o;
+  const double full_w = gpu_power_w(type, activity, 1.0, power);
+  o.steady_c = steady_state_c(inlet_c, full_w, rc);
+  o.after = throttle_state(type, activity, inlet_c, rc, power, p);
+  if (o.after.level != Throttle::kNone) {
+    o.throttle_in = time_to_reach(t0_c, thresholds_for(type, p).max_operating_c, inlet_c, full_w, rc);
+  }
+  return o;
+}
+
 double facility_kwh(double it_kwh, double pue) {
   return it_kwh * pue;
 }

@@ -79,6 +79,17 @@ struct ThrottleState {
 ThrottleState throttle_state(const GpuType& type, double activity, double inlet_c, const Rc& rc,
                              const PowerParams& power, const ThermalParams& p);
 
+// What the engine schedules for a GPU that starts running at `t0_c`: when it will reach its
+// max-operating temperature at full clock (infinite when it never does) and the state it then
+// settles in. Between now and then the GPU runs at full clock.
+struct ThermalOutlook {
+  Duration throttle_in = Duration::infinite();
+  ThrottleState after;
+  double steady_c = 0;  // at full clock
+};
+ThermalOutlook thermal_outlook(const GpuType& type, double activity, double t0_c, double inlet_c,
+                               const Rc& rc, const PowerParams& power, const ThermalParams& p);
+
 // Facility energy = IT energy × PUE (FACTS §3.3).
 double facility_kwh(double it_kwh, double pue);
 // PUE by cooling kind when a zone gives none: air 1.5 (typical 1.3–1.8, T16/T17), direct liquid

@@ -113,6 +113,21 @@ TEST(Thermal, PerTypeThresholds) {
   EXPECT_NEAR(s.clock, std::cbrt(259.0 / 315), 1e-9);
 }
 
+// H100 air at 45 °C inlet from a 45 °C start: T_ss 95 °C, onset at 85 °C after
+// 150 · ln(50/10) = 241.415687 s, then software slowdown at ∛(490/630).
+TEST(Thermal, OutlookGivesOnsetAndSettledState) {
+  const ThermalParams p;
+  const Rc rc = rc_for(h100(), CoolingKind::kAir, p);
+  const ThermalOutlook hot = thermal_outlook(h100(), 1.0, 45, 45, rc, PowerParams{}, p);
+  EXPECT_NEAR(hot.steady_c, 95, 1e-9);
+  EXPECT_NEAR(hot.throttle_in.to_seconds(), 241.415687, 1e-6);
+  EXPECT_EQ(hot.after.level, Throttle::kSoftware);
+  EXPECT_NEAR(hot.after.clock, 0.919641, 1e-6);
+  const ThermalOutlook cool = thermal_outlook(h100(), 1.0, 25, 25, rc, PowerParams{}, p);
+  EXPECT_TRUE(cool.throttle_in.is_infinite());
+  EXPECT_EQ(cool.after.level, Throttle::kNone);
+}
+
 TEST(Thermal, FacilityEnergyUsesPue) {
   EXPECT_NEAR(facility_kwh(100, default_pue(CoolingKind::kDirectLiquid)), 115, 1e-9);
   EXPECT_NEAR(facility_kwh(100, default_pue(CoolingKind::kAir)), 150, 1e-9);
