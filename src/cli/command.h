@@ -26,5 +26,8 @@ void add_version_command(CLI::App& app, Runner& runner);
 void add_cluster_commands(CLI::App& app, Runner& runner);
 void add_models_commands(CLI::App& app, Runner& runner);
 void add_serve_commands(CLI::App& app, Runner& runner);
+void add_trace_commands(CLI::App& app, Runner& runner);
+void add_sim_commands(CLI::App& app, Runner& runner);
+void add_report_commands(CLI::App& app, Runner& runner);
 
 }  // namespace boreas::cli
