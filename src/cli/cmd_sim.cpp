@@ -16,6 +16,8 @@
 #include "cli/command.h"
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
+#include "report/chrome_trace.h"
+#include "report/html_report.h"
 #include "sim/output.h"
 #include "sim/run.h"
 #include "trace/trace.h"
@@ -26,6 +28,7 @@ namespace {
 
 struct SimArgs {
   std::string cluster, trace, format = "auto", map, policies = "fifo", placement = "count", out;
+  std::string report, schedule_trace;  // optional views built from the --out files
   uint64_t seed = 0;
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
   std::vector<double> las_thresholds{3250, 7200};
@@ -123,7 +126,30 @@ std::vector<Result<sim::RunOutput>> run_all(const SimArgs& a, const policy::Poli
   return out;
 }
 
-int run_sim(const SimArgs& a) {
+// The HTML report and the Chrome trace are built from the files just written, exactly as
+// `boreas report` builds them from saved runs: one code path for both.
+int write_views(const SimArgs& a) {
+  if (!a.report.empty()) {
+    report::ReportOptions options;
+    options.title = "Boreas: " + a.trace;
+    if (Status st = report::write_html_report({a.out}, a.report, options); !st.is_ok()) {
+      return report_error(st);
+    }
+    std::cout << "report: " << a.report << "\n";
+  }
+  if (!a.schedule_trace.empty()) {
+    if (Status st = report::write_schedule_trace({a.out}, a.schedule_trace); !st.is_ok()) {
+      return report_error(st);
+    }
+    std::cout << "schedule trace: " << a.schedule_trace << "\n";
+  }
+  return kExitOk;
+}
+
+int run_sim(SimArgs a) {
+  if (a.out.empty() && !(a.report.empty() && a.schedule_trace.empty())) {
+    a.out = (a.report.empty() ? a.schedule_trace : a.report) + ".runs";  // the views need the files
+  }
   policy::PolicyRegistry registry;
   policy::register_baseline(registry);
   const auto names = split_policies(a.policies);
@@ -161,7 +187,7 @@ int run_sim(const SimArgs& a) {
     }
     std::cout << "wrote " << a.out << "/<policy>/{summary.json,jobs.csv,timeseries.csv,runs.csv}\n";
   }
-  return kExitOk;
+  return write_views(a);
 }
 
 }  // namespace
@@ -179,6 +205,9 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("--placement", a->placement, "count | first-fit | pack | consolidated (default count)");
   cmd->add_option("--seed", a->seed, "random seed (recorded; for stochastic models)");
   cmd->add_option("--out", a->out, "write DIR/<policy>/{summary.json,jobs.csv,timeseries.csv,runs.csv}");
+  cmd->add_option("--report", a->report, "also write the HTML comparison report to FILE.html");
+  cmd->add_option("--schedule-trace", a->schedule_trace,
+                  "also write the schedule as a Chrome trace (Perfetto, chrome://tracing) to FILE.json");
   cmd->add_option("--sample-interval", a->sample_interval_s,
                   "time-series sample interval, simulated seconds");
   cmd->add_option("--preemption-overhead", a->preemption_overhead_s,
