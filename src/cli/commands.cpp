@@ -5,6 +5,7 @@ namespace boreas::cli {
 void add_all_commands(CLI::App& app, Runner& runner) {
   add_version_command(app, runner);
   add_serve_commands(app, runner);
+  add_client_commands(app, runner);
   add_cluster_commands(app, runner);
 }
 
