@@ -8,7 +8,15 @@ WORK=$(mktemp -d /tmp/boreas-live-XXXXXX)
 DATA=$WORK/data
 PORT=0
 DAEMON_PID=
-trap 'stop_daemon KILL; rm -rf "$WORK"' EXIT
+trap 'stop_daemon KILL; kill_jobs; rm -rf "$WORK"' EXIT
+
+# Jobs outlive the daemon by design; the tests end theirs (each is its own process group).
+kill_jobs() {
+  [ -f "$DATA/boreas.db" ] || return 0
+  for pid in $(sqlite3 "$DATA/boreas.db" "SELECT pid FROM jobs WHERE state='running' AND pid > 0" 2>/dev/null); do
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  done
+}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
