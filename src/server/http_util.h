@@ -10,7 +10,9 @@ namespace boreas::server {
 
 inline void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
-  res.set_content(body.dump() + "\n", "application/json");
+  // Replace, not throw: error messages may quote invalid UTF-8 from the request.
+  res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                  "application/json");
 }
 
 inline void send_error(httplib::Response& res, int status, const std::string& message) {
