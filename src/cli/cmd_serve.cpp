@@ -105,12 +105,15 @@ std::vector<std::string> daemon_env() {
 Result<server::ControllerConfig> load_config(const ServeArgs& a) {
   policy::PolicyRegistry registry;
   policy::register_baseline(registry);
-  BOREAS_RETURN_IF_ERROR(registry.check_policy(a.policy).with_context("--policy: "));
+  auto scheduler = registry.make(a.policy, {});
+  if (!scheduler.is_ok()) {
+    return scheduler.status().with_context("--policy: ");
+  }
   auto cluster = config::load_cluster_file(a.cluster);
   if (!cluster.is_ok()) {
     return cluster.status();
   }
-  server::ControllerConfig cfg{std::move(*cluster), std::nullopt, Duration::millis(20),
+  server::ControllerConfig cfg{std::move(*cluster), std::move(*scheduler), std::nullopt, Duration::millis(20),
                                [] { return Time::from_micros(wall_us()); }};
   if (!a.queues.empty()) {
     auto queues = config::load_queues_file(a.queues, cfg.cluster);

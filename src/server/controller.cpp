@@ -85,6 +85,10 @@ void Controller::tick() {
   for (const JobExit& e : executor_.poll(config_.clock())) {
     apply_exit(e);
   }
+  if (wake_ && config_.clock() >= *wake_) {
+    wake_.reset();
+    dirty_ = true;
+  }
   if (dirty_) {
     const auto t0 = std::chrono::steady_clock::now();
     schedule();

@@ -25,7 +25,7 @@ class ApiTest : public ::testing::Test {
     executor_ = std::make_unique<LocalExecutor>(
         LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(200), {"PATH=/usr/bin:/bin"}});
     ctl_ = std::make_unique<Controller>(
-        ControllerConfig{test_cluster(2, 4), std::nullopt, Duration::millis(5), wall_clock}, *store_,
+        ControllerConfig{test_cluster(2, 4), test_scheduler(), std::nullopt, Duration::millis(5), wall_clock}, *store_,
         *executor_, metrics_);
     ASSERT_TRUE(ctl_->recover().is_ok());
     ctl_->start();
