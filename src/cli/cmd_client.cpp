@@ -48,6 +48,7 @@ Result<json> request(const ClientArgs& a, const std::string& method, const std::
   httplib::Client client(url);
   client.set_connection_timeout(5);
   client.set_read_timeout(60);
+  client.set_tcp_nodelay(true);
   httplib::Headers headers;
   if (const std::string t = read_token(a); !t.empty()) {
     headers.emplace("Authorization", "Bearer " + t);

@@ -76,6 +76,7 @@ class Controller {
   std::vector<NodeView> nodes();
   std::string node_name(int32_t node) const;
   void refresh_metrics();  // recomputes the state gauges (before a scrape)
+  Duration run_round();     // runs a scheduling round now and returns how long it took
   MetricFamily& submit_latency() { return *submit_seconds_; }
 
  private:
@@ -87,6 +88,7 @@ class Controller {
 
   void loop();
   void tick();
+  Duration timed_round();
   void post(std::function<void()> task);
 
   // controller thread only
@@ -97,7 +99,8 @@ class Controller {
   Status validate(const SubmitRequest& req, int32_t& priority) const;
   LiveJob* find(JobId id);
   void schedule();
-  std::string why_pending(const LiveJob& job) const;
+  std::vector<uint32_t> most_free_by_type() const;
+  std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
   JobSpec spec_of(const LiveJob& job);
   bool take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);

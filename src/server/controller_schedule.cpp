@@ -23,22 +23,34 @@ void Controller::hold_gpus(const LiveJob& job, bool busy) {
   }
 }
 
-std::string Controller::why_pending(const LiveJob& job) const {
+// Most free GPUs on one undrained node, per GPU type; index catalog.size() = any type.
+std::vector<uint32_t> Controller::most_free_by_type() const {
   const Cluster& c = config_.cluster;
-  const auto type = job.request.gpu_type.empty() ? std::nullopt : c.catalog.find(job.request.gpu_type);
-  uint32_t most_free = 0;
+  std::vector<uint32_t> most(c.catalog.size() + 1, 0);
   for (size_t n = 0; n < c.nodes.size(); ++n) {
-    if (!drained_[n] && (!type || c.nodes[n].gpu_type == type)) {
-      most_free = std::max(most_free, static_cast<uint32_t>(std::count(gpu_busy_[n].begin(),
-                                                                       gpu_busy_[n].end(), false)));
+    if (drained_[n]) {
+      continue;
     }
+    const auto free = static_cast<uint32_t>(std::count(gpu_busy_[n].begin(), gpu_busy_[n].end(), false));
+    if (c.nodes[n].gpu_type) {
+      uint32_t& m = most[c.nodes[n].gpu_type->value()];
+      m = std::max(m, free);
+    }
+    most.back() = std::max(most.back(), free);
   }
-  if (most_free >= job.request.gpus) {
+  return most;
+}
+
+std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const {
+  const auto type = job.request.gpu_type.empty() ? std::nullopt
+                                                 : config_.cluster.catalog.find(job.request.gpu_type);
+  const uint32_t most = type ? most_free[type->value()] : most_free.back();
+  if (most >= job.request.gpus) {
     return "waiting: the " + std::string(config_.scheduler->name()) + " policy starts other jobs first";
   }
   return "no fit: needs " + std::to_string(job.request.gpus) + " GPUs on one undrained node" +
          (job.request.gpu_type.empty() ? "" : " of type " + job.request.gpu_type) +
-         "; the most free now is " + std::to_string(most_free);
+         "; the most free now is " + std::to_string(most);
 }
 
 JobSpec Controller::spec_of(const LiveJob& job) {
@@ -136,9 +148,10 @@ void Controller::schedule() {
       starting.push_back(&j);
     }
   }
+  const std::vector<uint32_t> most_free = most_free_by_type();
   for (LiveJob& j : jobs_) {
     if (j.state == JobState::kPending && j.node < 0) {
-      j.reason = why_pending(j);
+      j.reason = why_pending(j, most_free);
     }
   }
   wake_ = plan.wake_at;

@@ -36,6 +36,7 @@ ApiServer::ApiServer(Controller& controller, Store& store, MetricsRegistry& metr
                            MetricType::kCounter, {"method", "code"});
   http_->set_payload_max_length(options_.max_body_bytes);
   http_->set_keep_alive_max_count(1000);
+  http_->set_tcp_nodelay(true);  // small JSON answers must not wait for delayed ACKs
   const int threads = options_.threads;
   http_->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   http_->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
