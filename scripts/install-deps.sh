@@ -9,7 +9,12 @@ PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libcpp-httplib-dev libssl-dev prometheus curl sqlite3
+  chromium  # the HTML report's browser test (headless, driven by web/'s playwright-core)
 )
+# The report inlines its charting library from npm at build time; keep a node that is already there.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -1,5 +1,6 @@
 // `boreas cluster validate|show`: check a cluster spec and summarise what it describes.
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -48,43 +49,71 @@ int run_validate(const ClusterArgs& args) {
   return kExitOk;
 }
 
+// Derived figures are rounded to 4 decimals so the JSON does not carry float noise.
+double r4(double v) {
+  return std::round(v * 1e4) / 1e4;
+}
+
 nlohmann::json to_json(const config::ClusterSummary& s, const Cluster& c) {
   nlohmann::json j;
   j["name"] = s.name;
-  j["totals"] = {{"zones", s.zones.size()}, {"racks", s.racks},       {"nodes", s.nodes},
-                 {"cpu_only_nodes", s.cpu_only_nodes}, {"gpus", s.gpus}, {"cpus", s.cpus},
+  j["totals"] = {{"zones", s.zones.size()},
+                 {"racks", s.racks},
+                 {"nodes", s.nodes},
+                 {"cpu_only_nodes", s.cpu_only_nodes},
+                 {"gpus", s.gpus},
+                 {"cpus", s.cpus},
                  {"memory_gib", s.memory_gib}};
   j["zones"] = nlohmann::json::array();
   for (const auto& z : s.zones) {
-    j["zones"].push_back({{"name", z.name}, {"cooling", z.cooling}, {"pue", z.pue}, {"racks", z.racks},
-                          {"nodes", z.nodes}, {"gpus", z.gpus}, {"it_power_kw", z.it_power_kw}});
+    j["zones"].push_back({{"name", z.name},
+                          {"cooling", z.cooling},
+                          {"pue", z.pue},
+                          {"racks", z.racks},
+                          {"nodes", z.nodes},
+                          {"gpus", z.gpus},
+                          {"it_power_kw", r4(z.it_power_kw)}});
   }
   j["gpus_by_type"] = nlohmann::json::array();
   for (const auto& t : s.gpu_types) {
     j["gpus_by_type"].push_back(
         {{"type", t.type}, {"nodes", t.nodes}, {"gpus", t.gpus}, {"placeholder", t.placeholder}});
   }
-  j["peak_pflops"] = {{"bf16", s.peak.bf16}, {"fp8", s.peak.fp8}, {"tf32", s.peak.tf32}, {"fp32", s.peak.fp32}};
-  j["it_power_kw"] = s.it_power_kw;
-  j["facility_power_kw"] = s.facility_power_kw;
-  j["on_demand_usd_per_hour"] = s.on_demand_usd_per_hour;
+  j["peak_pflops"] = {{"bf16", r4(s.peak.bf16)},
+                      {"fp8", r4(s.peak.fp8)},
+                      {"tf32", r4(s.peak.tf32)},
+                      {"fp32", r4(s.peak.fp32)}};
+  j["it_power_kw"] = r4(s.it_power_kw);
+  j["facility_power_kw"] = r4(s.facility_power_kw);
+  j["on_demand_usd_per_hour"] = r4(s.on_demand_usd_per_hour);
   j["fabric"] = nlohmann::json::array();
   for (const auto& t : c.fabric) {
-    j["fabric"].push_back({{"tier", t.name}, {"bandwidth_gbps", t.bandwidth_gbps}, {"latency_us", t.latency.us()}});
+    j["fabric"].push_back(
+        {{"tier", t.name}, {"bandwidth_gbps", t.bandwidth_gbps}, {"latency_us", t.latency.us()}});
   }
   return j;
 }
 
-std::string fmt(const char* format, double v) {
+// 1234567 -> "1,234,567": summaries are read by people.
+std::string grouped(int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v);
+  for (int64_t i = static_cast<int64_t>(digits.size()) - 3; i > 0; i -= 3) {
+    digits.insert(static_cast<size_t>(i), ",");
+  }
+  return (v < 0 ? "-" : "") + digits;
+}
+
+std::string formatted(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), format, v);
   return buf;
 }
 
 void print_text(const config::ClusterSummary& s) {
-  std::cout << "cluster " << s.name << ": " << s.zones.size() << " zones, " << s.racks << " racks, " << s.nodes
-            << " nodes (" << s.cpu_only_nodes << " CPU-only), " << s.gpus << " GPUs, " << s.cpus << " CPU cores, "
-            << s.memory_gib << " GiB memory\n\nzones:\n";
+  std::cout << "cluster " << s.name << ": " << s.zones.size() << " zones, " << grouped(s.racks) << " racks, "
+            << grouped(s.nodes) << " nodes (" << grouped(s.cpu_only_nodes) << " CPU-only), "
+            << grouped(s.gpus) << " GPUs, " << grouped(s.cpus) << " CPU cores, " << grouped(s.memory_gib)
+            << " GiB memory\n\nzones:\n";
   for (const auto& z : s.zones) {
     std::printf("  %-14s %-13s PUE %.2f  %5u racks  %6u nodes  %6u GPUs  %9.1f kW IT\n", z.name.c_str(),
                 z.cooling.c_str(), z.pue, z.racks, z.nodes, z.gpus, z.it_power_kw);
@@ -94,11 +123,13 @@ void print_text(const config::ClusterSummary& s) {
     std::printf("  %-10s %6u GPUs on %5u nodes%s\n", t.type.c_str(), t.gpus, t.nodes,
                 t.placeholder ? "  (placeholder figures)" : "");
   }
-  std::cout << "\npeak dense PFLOPS: bf16/fp16 " << fmt("%.1f", s.peak.bf16) << ", fp8 " << fmt("%.1f", s.peak.fp8)
-            << ", tf32 " << fmt("%.1f", s.peak.tf32) << ", fp32 " << fmt("%.1f", s.peak.fp32) << "\n"
-            << "IT power envelope: " << fmt("%.1f", s.it_power_kw) << " kW (GPU TDP + 500 W/node + 200 W/GPU); "
-            << "facility at zone PUE: " << fmt("%.1f", s.facility_power_kw) << " kW\n"
-            << "on-demand price: $" << fmt("%.2f", s.on_demand_usd_per_hour)
+  std::cout << "\npeak dense PFLOPS: bf16/fp16 " << formatted("%.1f", s.peak.bf16) << ", fp8 "
+            << formatted("%.1f", s.peak.fp8) << ", tf32 " << formatted("%.1f", s.peak.tf32) << ", fp32 "
+            << formatted("%.1f", s.peak.fp32) << "\n"
+            << "IT power envelope: " << formatted("%.1f", s.it_power_kw)
+            << " kW (GPU TDP + 500 W/node + 200 W/GPU); "
+            << "facility at zone PUE: " << formatted("%.1f", s.facility_power_kw) << " kW\n"
+            << "on-demand price: $" << formatted("%.2f", s.on_demand_usd_per_hour)
             << "/hour (catalog $/GPU-hour; types without a price count as $0)\n";
   std::cout.flush();
 }
@@ -122,16 +153,20 @@ int run_show(const ClusterArgs& args) {
 }  // namespace
 
 void add_cluster_commands(CLI::App& app, Runner& runner) {
-  auto* cluster = app.add_subcommand("cluster", "Validate and summarise cluster specs (docs/formats/cluster.md)");
+  auto* cluster =
+      app.add_subcommand("cluster", "Validate and summarise cluster specs (docs/formats/cluster.md)");
   cluster->require_subcommand(1);
   auto args = std::make_shared<ClusterArgs>();
 
-  auto* validate = cluster->add_subcommand("validate", "Check a cluster spec; prints warnings and an ok line");
+  auto* validate =
+      cluster->add_subcommand("validate", "Check a cluster spec; prints warnings and an ok line");
   validate->add_option("file", args->file, "cluster spec YAML")->required();
-  validate->add_option("--queues", args->queues, "also check a queue spec against it (docs/formats/queues.md)");
+  validate->add_option("--queues", args->queues,
+                       "also check a queue spec against it (docs/formats/queues.md)");
   validate->callback([&runner, args] { runner.action = [args] { return run_validate(*args); }; });
 
-  auto* show = cluster->add_subcommand("show", "Summarise a cluster: zones, racks, GPUs, PFLOPS, power, price");
+  auto* show =
+      cluster->add_subcommand("show", "Summarise a cluster: zones, racks, GPUs, PFLOPS, power, price");
   show->add_option("file", args->file, "cluster spec YAML")->required();
   show->add_flag("--json", args->json, "stable JSON output (schema in docs/formats/cluster.md)");
   show->callback([&runner, args] { runner.action = [args] { return run_show(*args); }; });

@@ -23,8 +23,12 @@ struct Runner {
 int report_error(const Status& status);
 
 void add_version_command(CLI::App& app, Runner& runner);
-void add_serve_commands(CLI::App& app, Runner& runner);
 void add_client_commands(CLI::App& app, Runner& runner);
 void add_cluster_commands(CLI::App& app, Runner& runner);
+void add_models_commands(CLI::App& app, Runner& runner);
+void add_serve_commands(CLI::App& app, Runner& runner);
+void add_trace_commands(CLI::App& app, Runner& runner);
+void add_sim_commands(CLI::App& app, Runner& runner);
+void add_report_commands(CLI::App& app, Runner& runner);
 
 }  // namespace boreas::cli

@@ -27,7 +27,8 @@ Status load_catalogs(const MapReader& spec, const std::string& base_dir, GpuCata
     const std::filesystem::path path = std::filesystem::path(base_dir) / item.Scalar();
     Result<std::string> text = read_text_file(path.string());
     if (!text.is_ok()) {
-      return spec.ctx().error(item, "cannot load GPU catalog '" + item.Scalar() + "': " + text.status().message(),
+      return spec.ctx().error(item,
+                              "cannot load GPU catalog '" + item.Scalar() + "': " + text.status().message(),
                               "paths are relative to the spec's folder");
     }
     BOREAS_RETURN_IF_ERROR(add_catalog_yaml(*text, path.string(), catalog));
@@ -83,7 +84,8 @@ Status read_zone(const SpecContext& ctx, const YAML::Node& node, Cluster* cluste
   BOREAS_RETURN_IF_ERROR(first.text("name", &zone.name, true));
   for (const auto& z : cluster->zones) {
     if (z.name == zone.name) {
-      return ctx.error(first.get("name"), "duplicate zone name '" + zone.name + "'", "give each zone its own name");
+      return ctx.error(first.get("name"), "duplicate zone name '" + zone.name + "'",
+                       "give each zone its own name");
     }
   }
   const MapReader z(ctx, node, "zone '" + zone.name + "'");
@@ -91,7 +93,8 @@ Status read_zone(const SpecContext& ctx, const YAML::Node& node, Cluster* cluste
   BOREAS_RETURN_IF_ERROR(z.number("inlet_c", &zone.inlet_c));
   BOREAS_RETURN_IF_ERROR(z.positive("pue", &zone.pue));
   if (zone.pue < 1.0) {
-    return ctx.error(z.get("pue"), "'pue' in " + z.what() + " must be at least 1.0, got " + describe(z.get("pue")),
+    return ctx.error(z.get("pue"),
+                     "'pue' in " + z.what() + " must be at least 1.0, got " + describe(z.get("pue")),
                      "PUE is facility energy over IT energy; typical values are 1.1 to 1.8");
   }
   BOREAS_RETURN_IF_ERROR(z.positive("power_cap_kw", &zone.power_cap_kw, false, true));

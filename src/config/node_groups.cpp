@@ -40,9 +40,10 @@ std::vector<std::string> zone_names(const Cluster& c) {
 Status read_gpu(const MapReader& g, const GpuCatalog& catalog, Group* out) {
   BOREAS_RETURN_IF_ERROR(g.count("gpus_per_node", &out->gpus_per_node, true, true));
   if (out->gpus_per_node > kMaxGpusPerNode) {
-    return g.ctx().error(g.get("gpus_per_node"), "'gpus_per_node' in " + g.what() + " is " +
-                                                     std::to_string(out->gpus_per_node) + ", above the limit",
-                         "use at most " + std::to_string(kMaxGpusPerNode));
+    return g.ctx().error(
+        g.get("gpus_per_node"),
+        "'gpus_per_node' in " + g.what() + " is " + std::to_string(out->gpus_per_node) + ", above the limit",
+        "use at most " + std::to_string(kMaxGpusPerNode));
   }
   std::string type;
   BOREAS_RETURN_IF_ERROR(g.text("gpu", &type));
@@ -54,9 +55,10 @@ Status read_gpu(const MapReader& g, const GpuCatalog& catalog, Group* out) {
     return Status::ok();
   }
   if (type.empty()) {
-    return g.ctx().error(g.node(), g.what() + " has " + std::to_string(out->gpus_per_node) +
-                                       " GPUs per node but no 'gpu' type",
-                         "add 'gpu: <type>'; known types: " + join(catalog.names()));
+    return g.ctx().error(
+        g.node(),
+        g.what() + " has " + std::to_string(out->gpus_per_node) + " GPUs per node but no 'gpu' type",
+        "add 'gpu: <type>'; known types: " + join(catalog.names()));
   }
   out->gpu = catalog.find(type);
   if (!out->gpu) {
@@ -94,8 +96,8 @@ Status read_zone(const MapReader& g, const Cluster& cluster, Group* out) {
 Status read_sizes(const MapReader& g, const RackDefaults& defaults, Group* out) {
   BOREAS_RETURN_IF_ERROR(g.count("count", &out->count, true));
   if (out->count > kMaxNodesPerGroup) {
-    return g.ctx().error(g.get("count"), "'count' in " + g.what() + " is " + std::to_string(out->count) +
-                                             ", above the limit",
+    return g.ctx().error(g.get("count"),
+                         "'count' in " + g.what() + " is " + std::to_string(out->count) + ", above the limit",
                          "use at most " + std::to_string(kMaxNodesPerGroup) + " nodes per group");
   }
   out->nodes_per_rack = defaults.nodes_per_rack;
@@ -149,11 +151,13 @@ void check_rack_power(const SpecContext& ctx, const YAML::Node& node, const Grou
   }
   const double node_kw = node_power_envelope_w(c.nodes.back(), c.catalog) / 1000;
   const double rack_kw = node_kw * static_cast<double>(std::min(g.count, g.nodes_per_rack));
-  for (const auto& [limit, kind] : {std::pair{g.rack_power_kw, "power"}, std::pair{g.rack_cooling_kw, "cooling"}}) {
+  for (const auto& [limit, kind] :
+       {std::pair{g.rack_power_kw, "power"}, std::pair{g.rack_cooling_kw, "cooling"}}) {
     if (limit > 0 && rack_kw > limit) {
       char buf[160];
-      std::snprintf(buf, sizeof(buf), "racks of group '%s' draw up to %.1f kW, above their %s limit of %.1f kW",
-                    g.name.c_str(), rack_kw, kind, limit);
+      std::snprintf(buf, sizeof(buf),
+                    "racks of group '%s' draw up to %.1f kW, above their %s limit of %.1f kW", g.name.c_str(),
+                    rack_kw, kind, limit);
       ctx.warn(node, buf, "lower nodes_per_rack or raise the limit");
     }
   }
@@ -175,8 +179,8 @@ Status read_rack_defaults(const MapReader& spec, RackDefaults* out) {
 Status add_node_group(const SpecContext& ctx, const YAML::Node& node, const RackDefaults& defaults,
                       Cluster* cluster, std::vector<std::string>* group_names) {
   MapReader first(ctx, node, "node group");
-  BOREAS_RETURN_IF_ERROR(first.check({"name", "count", "gpu", "gpus_per_node", "nvlink", "nodes_per_rack", "zone",
-                                      "cpus", "memory_gib", "rack_power_kw", "rack_cooling_kw"}));
+  BOREAS_RETURN_IF_ERROR(first.check({"name", "count", "gpu", "gpus_per_node", "nvlink", "nodes_per_rack",
+                                      "zone", "cpus", "memory_gib", "rack_power_kw", "rack_cooling_kw"}));
   Group g;
   BOREAS_RETURN_IF_ERROR(first.text("name", &g.name, true));
   if (std::find(group_names->begin(), group_names->end(), g.name) != group_names->end()) {

@@ -13,6 +13,7 @@ struct RawQueue {
   QueueSpec spec;
   YAML::Node node;
   YAML::Node parent_node;
+  YAML::Node classes_node;
   std::vector<YAML::Node> quota_nodes;
 };
 
@@ -61,8 +62,9 @@ Status read_quota(const MapReader& queue, const YAML::Node& node, const Cluster&
     const auto id = cluster.catalog.find(out->gpu_type);
     if (!id) {
       const std::string hint = did_you_mean(out->gpu_type, cluster.catalog.names());
-      return q.ctx().error(q.get("gpu"), "unknown GPU type '" + out->gpu_type + "' in " + q.what(),
-                           (hint.empty() ? "" : hint + " ") + "use '*' or one of: " + join(cluster.catalog.names()));
+      return q.ctx().error(
+          q.get("gpu"), "unknown GPU type '" + out->gpu_type + "' in " + q.what(),
+          (hint.empty() ? "" : hint + " ") + "use '*' or one of: " + join(cluster.catalog.names()));
     }
     out->gpu_type = cluster.catalog.at(*id).name;
   }
@@ -84,6 +86,7 @@ Result<RawQueue> read_queue(const SpecContext& ctx, const YAML::Node& node, cons
   raw.parent_node = q.get("parent");
   BOREAS_RETURN_IF_ERROR(q.positive("weight", &raw.spec.weight));
   BOREAS_RETURN_IF_ERROR(q.text_list("priority_classes", &raw.spec.priority_classes));
+  raw.classes_node = q.get("priority_classes");
   const YAML::Node quotas = q.get("quotas");
   BOREAS_RETURN_IF_ERROR(require_list(ctx, quotas, "quotas"));
   if (quotas.IsDefined()) {
@@ -126,13 +129,16 @@ Status check_names(const SpecContext& ctx, const std::vector<RawQueue>& raw, con
     }
     if (!r.spec.parent.empty() && index_of(raw, r.spec.parent) < 0) {
       const std::string hint = did_you_mean(r.spec.parent, queue_names(raw));
-      return ctx.error(r.parent_node, "parent queue '" + r.spec.parent + "' of queue '" + r.spec.name + "' does not exist",
+      return ctx.error(r.parent_node,
+                       "parent queue '" + r.spec.parent + "' of queue '" + r.spec.name + "' does not exist",
                        hint.empty() ? "define it, or remove 'parent' to make this a root queue" : hint);
     }
-    for (const auto& c : r.spec.priority_classes) {
+    for (size_t j = 0; j < r.spec.priority_classes.size(); ++j) {
+      const std::string& c = r.spec.priority_classes[j];
       if (std::find(classes.begin(), classes.end(), c) == classes.end()) {
         const std::string hint = did_you_mean(c, classes);
-        return ctx.error(r.node, "queue '" + r.spec.name + "' allows unknown priority class '" + c + "'",
+        return ctx.error(r.classes_node[j],
+                         "queue '" + r.spec.name + "' allows unknown priority class '" + c + "'",
                          hint.empty() ? "define it under 'priority_classes:'" : hint);
       }
     }
@@ -149,7 +155,8 @@ Status check_cycles(const SpecContext& ctx, const std::vector<RawQueue>& raw) {
       at = index_of(raw, raw[at].spec.parent);
       path.push_back(raw[at].spec.name);
       if (raw[at].spec.name == start.spec.name) {
-        return ctx.error(start.parent_node, "queue '" + start.spec.name + "' is in a parent cycle: " + join(path, " -> "),
+        return ctx.error(start.parent_node,
+                         "queue '" + start.spec.name + "' is in a parent cycle: " + join(path, " -> "),
                          "remove 'parent' from one queue of the cycle to make it a root");
       }
     }
@@ -199,8 +206,9 @@ void warn_capacity(const SpecContext& ctx, const std::vector<RawQueue>& raw, con
       if (sum <= cap && sum + q.guaranteed > cap) {
         const std::string who = r.spec.parent.empty() ? "root queues" : "children of '" + r.spec.parent + "'";
         ctx.warn(r.quota_nodes[i],
-                 "guaranteed " + q.gpu_type + " GPUs of the " + who + " reach " + std::to_string(sum + q.guaranteed) +
-                     " at queue '" + r.spec.name + "', above the cluster's " + std::to_string(cap),
+                 "guaranteed " + q.gpu_type + " GPUs of the " + who + " reach " +
+                     std::to_string(sum + q.guaranteed) + " at queue '" + r.spec.name +
+                     "', above the cluster's " + std::to_string(cap),
                  "lower the guarantees; the excess can never be honoured");
       }
       sum += q.guaranteed;
@@ -219,7 +227,8 @@ Result<QueueTree> build_tree(const YAML::Node& root, const SpecContext& ctx, con
   }
   const YAML::Node queues = spec.get("queues");
   if (!queues.IsDefined()) {
-    return ctx.error(root, "queue spec is missing required key 'queues'", "add 'queues:' with at least one queue");
+    return ctx.error(root, "queue spec is missing required key 'queues'",
+                     "add 'queues:' with at least one queue");
   }
   BOREAS_RETURN_IF_ERROR(require_list(ctx, queues, "queues"));
   std::vector<RawQueue> raw;

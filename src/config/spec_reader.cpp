@@ -15,7 +15,7 @@ namespace boreas::config {
 std::string SpecContext::where(const YAML::Node& node) const {
   const YAML::Mark mark = node.Mark();
   if (mark.is_null() || mark.line < 0) {
-    return file_;
+    return file_ + ":1:1";  // only the root of an empty document has no mark
   }
   return file_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
@@ -30,16 +30,17 @@ void SpecContext::warn(const YAML::Node& node, std::string_view what, std::strin
   }
 }
 
-Status yaml_exception_status(const std::string& file, const YAML::Exception& e) {
-  return invalid_argument(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                          ": YAML error: " + e.msg + "; fix the YAML syntax at this position");
+Status yaml_exception_status(const std::string& file, const YAML::Exception& e, std::string_view kind) {
+  return invalid_argument(file + ":" + std::to_string(e.mark.line + 1) + ":" +
+                          std::to_string(e.mark.column + 1) + ": " + std::string(kind) + ": " + e.msg +
+                          "; fix the YAML at this position");
 }
 
 Result<YAML::Node> parse_yaml(const std::string& text, const std::string& file) {
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    return yaml_exception_status(file, e);
+    return yaml_exception_status(file, e, "YAML syntax error");
   }
 }
 
@@ -79,11 +80,16 @@ Status MapReader::check(std::initializer_list<std::string_view> allowed) const {
                       "write it as 'key: value' lines or {key: value, ...}");
   }
   const std::vector<std::string> names(allowed.begin(), allowed.end());
+  std::vector<std::string> seen;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar()) {
       return ctx_.error(key, "a key in " + what_ + " is not a plain name", "keys are plain words");
     }
+    if (std::find(seen.begin(), seen.end(), key.Scalar()) != seen.end()) {  // yaml-cpp keeps both silently
+      return ctx_.error(key, "duplicate key '" + key.Scalar() + "' in " + what_, "keep only one");
+    }
+    seen.push_back(key.Scalar());
     if (std::find(names.begin(), names.end(), key.Scalar()) != names.end()) {
       continue;
     }
@@ -94,7 +100,9 @@ Status MapReader::check(std::initializer_list<std::string_view> allowed) const {
   return Status::ok();
 }
 
-bool MapReader::has(std::string_view key) const { return get(key).IsDefined(); }
+bool MapReader::has(std::string_view key) const {
+  return get(key).IsDefined();
+}
 
 YAML::Node MapReader::get(std::string_view key) const {
   if (!node_.IsMap()) {
@@ -115,9 +123,10 @@ Status MapReader::missing(std::string_view key) const {
 
 Status MapReader::wrong_type(std::string_view key, const YAML::Node& v, std::string_view expected,
                              std::string_view example) const {
-  return ctx_.error(v, "'" + std::string(key) + "' in " + what_ + " must be " + std::string(expected) +
-                           ", got " + describe(v),
-                    "write " + std::string(example));
+  return ctx_.error(
+      v,
+      "'" + std::string(key) + "' in " + what_ + " must be " + std::string(expected) + ", got " + describe(v),
+      "write " + std::string(example));
 }
 
 Status MapReader::text(std::string_view key, std::string* out, bool required) const {
@@ -193,9 +202,9 @@ Status MapReader::positive(std::string_view key, double* out, bool required, boo
   double d = *out;
   BOREAS_RETURN_IF_ERROR(number(key, &d, required));
   if (has(key) && (d < 0 || (!allow_zero && d == 0))) {
-    return ctx_.error(get(key), "'" + std::string(key) + "' in " + what_ + " must be " +
-                                    (allow_zero ? "zero or more" : "greater than zero") + ", got " +
-                                    describe(get(key)),
+    return ctx_.error(get(key),
+                      "'" + std::string(key) + "' in " + what_ + " must be " +
+                          (allow_zero ? "zero or more" : "greater than zero") + ", got " + describe(get(key)),
                       allow_zero ? "use 0 or a positive number" : "use a positive number");
   }
   *out = d;
@@ -206,8 +215,9 @@ Status MapReader::count(std::string_view key, int64_t* out, bool required, bool 
   int64_t i = *out;
   BOREAS_RETURN_IF_ERROR(integer(key, &i, required));
   if (has(key) && (i < 0 || (!allow_zero && i == 0))) {
-    return ctx_.error(get(key), "'" + std::string(key) + "' in " + what_ + " must be " +
-                                    (allow_zero ? "zero or more" : "at least 1") + ", got " + describe(get(key)),
+    return ctx_.error(get(key),
+                      "'" + std::string(key) + "' in " + what_ + " must be " +
+                          (allow_zero ? "zero or more" : "at least 1") + ", got " + describe(get(key)),
                       allow_zero ? "use 0 or a positive whole number" : "use a whole number of 1 or more");
   }
   *out = i;

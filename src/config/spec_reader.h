@@ -19,7 +19,8 @@ namespace boreas::config {
 // Where a spec comes from, and where its warnings go.
 class SpecContext {
  public:
-  SpecContext(std::string file, std::vector<Warning>* warnings) : file_(std::move(file)), warnings_(warnings) {}
+  SpecContext(std::string file, std::vector<Warning>* warnings)
+      : file_(std::move(file)), warnings_(warnings) {}
 
   const std::string& file() const { return file_; }
   // "file:line:col" of a node (1-based), or just "file" when the node has no mark.
@@ -35,8 +36,9 @@ class SpecContext {
 // Parses YAML text; syntax errors carry yaml-cpp's mark.
 Result<YAML::Node> parse_yaml(const std::string& text, const std::string& file);
 Result<std::string> read_text_file(const std::string& path);
-// A yaml-cpp exception caught at a loader's boundary, located by its mark.
-Status yaml_exception_status(const std::string& file, const YAML::Exception& e);
+// A yaml-cpp exception caught at a loader's boundary, located by its mark; `kind` starts the message.
+Status yaml_exception_status(const std::string& file, const YAML::Exception& e,
+                             std::string_view kind = "unreadable YAML");
 
 // Renders a scalar for messages, e.g. 'sixteen'; "a mapping" / "a list" otherwise.
 std::string describe(const YAML::Node& node);

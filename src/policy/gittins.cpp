@@ -8,7 +8,10 @@ void GittinsTable::add(int64_t service) {
   pending_.push_back(service);
 }
 
-void GittinsTable::rebuild() {
+bool GittinsTable::refresh() {
+  if (pending_.empty() || (!sorted_.empty() && pending_.size() * 16 < sorted_.size())) {
+    return false;
+  }
   std::sort(pending_.begin(), pending_.end());
   std::vector<int64_t> merged(sorted_.size() + pending_.size());
   std::merge(sorted_.begin(), sorted_.end(), pending_.begin(), pending_.end(), merged.begin());
@@ -18,13 +21,10 @@ void GittinsTable::rebuild() {
   for (size_t i = 0; i < sorted_.size(); ++i) {
     prefix_[i + 1] = prefix_[i] + static_cast<double>(sorted_[i]);
   }
+  return true;
 }
 
 double GittinsTable::index(int64_t attained, int64_t delta) {
-  // Merge new samples once they are a noticeable share, so a round costs O(log n) per job.
-  if (!pending_.empty() && (sorted_.empty() || pending_.size() * 16 >= sorted_.size())) {
-    rebuild();
-  }
   const auto lo = std::upper_bound(sorted_.begin(), sorted_.end(), attained) - sorted_.begin();
   const int64_t cap = attained + delta;
   const auto hi = std::upper_bound(sorted_.begin(), sorted_.end(), cap) - sorted_.begin();

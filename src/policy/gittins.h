@@ -10,14 +10,15 @@ namespace boreas::policy {
 class GittinsTable {
  public:
   void add(int64_t service);
-  bool empty() const { return pending_.empty() && sorted_.empty(); }
+  // Merges added samples once they are a noticeable share (so index() stays O(log n) and indexes
+  // change rarely); true when it did.
+  bool refresh();
+  bool empty() const { return sorted_.empty(); }
   // P(S − a ≤ Δ | S > a) / E[min(S − a, Δ) | S > a]: the chance of finishing within the next Δ per
   // unit of service spent. 0 when no completed job ran longer than `attained`.
   double index(int64_t attained, int64_t delta);
 
  private:
-  void rebuild();
-
   std::vector<int64_t> sorted_;
   std::vector<double> prefix_;    // prefix_[i] = Σ sorted_[0..i)
   std::vector<int64_t> pending_;  // samples not yet merged (merged in batches: amortized O(log n))

@@ -13,55 +13,173 @@ PriorityScheduler::PriorityScheduler(std::string name, std::unique_ptr<PriorityO
       placement_(std::move(placement)),
       admission_(std::move(admission)) {}
 
-void PriorityScheduler::rank(const state::ClusterView& view) {
-  ranked_.clear();
-  for (JobId j : view.running()) {
-    ranked_.push_back(Ranked{order_->key(j, view), j});
+void PriorityScheduler::RankedSet::resize(size_t jobs) {
+  if (key_.size() < jobs) {
+    key_.resize(jobs);
+    in_.resize(jobs, 0);
   }
-  for (JobId j : view.pending()) {
-    if (admission_->admit(j, view)) {
-      ranked_.push_back(Ranked{order_->key(j, view), j});
-    }
-  }
-  std::sort(ranked_.begin(), ranked_.end());
 }
 
-Plan PriorityScheduler::schedule(const state::ClusterView& view) {
-  order_->prepare(view);
-  rank(view);
-  // Jobs that may not be preempted hold their GPUs whatever their rank.
+void PriorityScheduler::RankedSet::clear() {
+  set_.clear();
+  std::fill(in_.begin(), in_.end(), 0);
+}
+
+void PriorityScheduler::RankedSet::erase(JobId job) {
+  if (in_[job.value()]) {
+    set_.erase(Ranked{key_[job.value()], job});
+    in_[job.value()] = 0;
+  }
+}
+
+void PriorityScheduler::RankedSet::insert(JobId job, SortKey key) {
+  key_[job.value()] = key;
+  set_.insert(Ranked{key, job});
+  in_[job.value()] = 1;
+}
+
+void PriorityScheduler::rekey_pending(const state::ClusterView& view) {
+  pending_.clear();
+  for (JobId j : view.pending()) {
+    pending_.insert(j, order_->key(j, view));
+  }
+  epoch_ = order_->pending_key_epoch();
+}
+
+void PriorityScheduler::sync_job(JobId job, const state::ClusterView& view) {
+  pending_.erase(job);
+  running_set_.erase(job);
+  const JobState state = view.record(job).state;
+  if (state == JobState::kRunning && order_->running_keys_stable()) {
+    running_set_.insert(job, order_->key(job, view));
+  } else if (view.state().pending().count(job) > 0) {
+    pending_.insert(job, order_->key(job, view));
+  }
+}
+
+// Applies the lifecycle changes since the last round to the sorted sets.
+void PriorityScheduler::sync_pending(const state::ClusterView& view) {
+  pending_.resize(view.job_count());
+  running_set_.resize(view.job_count());
+  const auto journal = view.state().journal();
+  for (; journal_seen_ < journal.size(); ++journal_seen_) {
+    sync_job(journal[journal_seen_], view);
+  }
+  for (JobId j : order_->changed_keys()) {
+    sync_job(j, view);
+  }
+  if (order_->pending_key_epoch() != epoch_) {
+    rekey_pending(view);
+  }
+}
+
+void PriorityScheduler::rank_running(const state::ClusterView& view) {
+  if (order_->running_keys_stable()) {
+    running_.assign(running_set_.set().begin(), running_set_.set().end());
+    return;
+  }
+  running_.clear();
+  for (JobId j : view.running()) {
+    running_.push_back(Ranked{order_->key(j, view), j});
+  }
+  std::sort(running_.begin(), running_.end());
+}
+
+// Grants `job` if its gang fits in the budget left by higher-ranked jobs; a running job that does
+// not fit is preempted.
+void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view,
+                                 Plan& plan) {
+  const JobSpec& spec = view.spec(job);
+  if (running && !spec.preemptible) {
+    return;  // its GPUs were taken out of the budget up front
+  }
+  if (spec.gpus <= budget) {
+    budget -= spec.gpus;
+    if (!running) {
+      grant_.push_back(job);
+    }
+  } else if (running) {
+    plan.preemptions.push_back(job);
+  }
+}
+
+// The walk over running and pending jobs merged in rank order (Tiresias' semantics).
+void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
   uint64_t budget = view.total_gpus();
   for (JobId j : view.running()) {
     budget -= view.spec(j).preemptible ? 0 : view.spec(j).gpus;
   }
-  Plan plan;
-  std::vector<JobId> grant;
-  for (const Ranked& r : ranked_) {
-    const JobSpec& spec = view.spec(r.job);
-    const bool running = view.record(r.job).state == JobState::kRunning;
-    if (running && !spec.preemptible) {
-      continue;
-    }
-    if (spec.gpus <= budget) {
-      budget -= spec.gpus;
-      if (!running) {
-        grant.push_back(r.job);
+  auto p = pending_.set().begin();
+  for (const Ranked& r : running_) {
+    for (; p != pending_.set().end() && *p < r && budget > 0; ++p) {
+      if (admission_->admit(p->job, view)) {
+        consider(p->job, false, budget, view, plan);
       }
-    } else if (running) {
-      plan.preemptions.push_back(r.job);
+    }
+    consider(r.job, true, budget, view, plan);
+  }
+  for (; p != pending_.set().end() && budget > 0; ++p) {
+    if (admission_->admit(p->job, view)) {
+      consider(p->job, false, budget, view, plan);
     }
   }
+}
+
+void PriorityScheduler::place_granted(const state::ClusterView& view, Plan& plan) {
   Scratch scratch(view);
   for (JobId j : plan.preemptions) {
     scratch.release(view.record(j).gpus);
   }
-  for (JobId j : grant) {
+  for (JobId j : grant_) {
     if (auto gpus = placement_->place(view.spec(j), scratch)) {
       scratch.claim(*gpus);
       plan.starts.push_back(Start{j, std::move(*gpus)});
     }
   }
-  plan.wake_at = order_->wake_at(view);
+}
+
+// A wake-up only matters while some job waits: with nothing pending, the next arrival calls us anyway.
+std::optional<Time> PriorityScheduler::wake_at(const state::ClusterView& view, const Plan& plan) {
+  if (view.pending().size() + plan.preemptions.size() == plan.starts.size()) {
+    return std::nullopt;
+  }
+  running_after_.clear();
+  std::vector<JobId> preempted(plan.preemptions);
+  std::sort(preempted.begin(), preempted.end());
+  for (JobId j : view.running()) {
+    if (!std::binary_search(preempted.begin(), preempted.end(), j)) {
+      running_after_.push_back(j);
+    }
+  }
+  for (const Start& s : plan.starts) {
+    running_after_.push_back(s.job);
+  }
+  return order_->wake_at(view, running_after_);
+}
+
+Plan PriorityScheduler::schedule(const state::ClusterView& view) {
+  Plan plan;
+  if (view.pending().empty()) {
+    return plan;  // every running job fits by definition; nothing to start or preempt
+  }
+  // When every pending gang fits in the free GPUs the walk grants them all and preempts nothing,
+  // so running jobs need no ranking.
+  const bool pending_only = view.state().pending_gpu_demand() <= view.free_gpus();
+  order_->prepare(view, pending_only);
+  sync_pending(view);
+  grant_.clear();
+  if (pending_only) {
+    for (const Ranked& r : pending_.set()) {
+      if (admission_->admit(r.job, view)) {
+        grant_.push_back(r.job);
+      }
+    }
+  } else {
+    rank_running(view);
+    decide(view, plan);
+  }
+  place_granted(view, plan);
+  plan.wake_at = wake_at(view, plan);
   return plan;
 }
 

@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 
 #include "policy/placement.h"
@@ -25,11 +27,27 @@ struct SortKey {
 class PriorityOrder {
  public:
   virtual ~PriorityOrder() = default;
-  // Once per round, before keys are read: update per-job bookkeeping (levels, learned data).
-  virtual void prepare(const state::ClusterView&) {}
+  // Once per round, before keys are read: update per-job bookkeeping (levels, learned data) for
+  // the jobs that will be ranked — only the pending ones when `pending_only`.
+  virtual void prepare(const state::ClusterView& view, bool pending_only) {
+    (void)view;
+    (void)pending_only;
+  }
   virtual SortKey key(JobId job, const state::ClusterView& view) = 0;
-  // When the order may change without any arrival or completion (e.g. a demotion).
-  virtual std::optional<Time> wake_at(const state::ClusterView&) { return std::nullopt; }
+  // Keys of pending jobs stay fixed while they wait (they receive no service), so the scheduler
+  // keeps them sorted across rounds. An order whose pending keys do change (a learned distribution
+  // was updated, a starvation promotion) bumps this number and all pending jobs are re-keyed.
+  virtual uint64_t pending_key_epoch() const { return 0; }
+  // True when a running job's key changes only when listed by changed_keys() after prepare()
+  // (LAS: on demotion); the scheduler then keeps running jobs sorted too instead of re-sorting.
+  virtual bool running_keys_stable() const { return false; }
+  virtual std::span<const JobId> changed_keys() const { return {}; }
+  // When the order may change without any arrival or completion (e.g. a demotion), given the
+  // jobs that run once this round's plan is applied.
+  virtual std::optional<Time> wake_at(const state::ClusterView&, std::span<const JobId> running) {
+    (void)running;
+    return std::nullopt;
+  }
 };
 
 class PriorityScheduler final : public Scheduler {
@@ -47,13 +65,40 @@ class PriorityScheduler final : public Scheduler {
     JobId job;
     bool operator<(const Ranked& o) const { return key != o.key ? key < o.key : job < o.job; }
   };
-  void rank(const state::ClusterView& view);
+  void sync_pending(const state::ClusterView& view);
+  void rekey_pending(const state::ClusterView& view);
+  void rank_running(const state::ClusterView& view);
+  void sync_job(JobId job, const state::ClusterView& view);
+  void decide(const state::ClusterView& view, Plan& plan);
+  void consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view, Plan& plan);
+  void place_granted(const state::ClusterView& view, Plan& plan);
+  std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan);
 
   std::string name_;
   std::unique_ptr<PriorityOrder> order_;
   std::unique_ptr<Placement> placement_;
   std::unique_ptr<Admission> admission_;
-  std::vector<Ranked> ranked_;  // reused between rounds
+  // Jobs in rank order with their keys, kept across rounds from the state's journal.
+  class RankedSet {
+   public:
+    void resize(size_t jobs);
+    void clear();
+    void erase(JobId job);
+    void insert(JobId job, SortKey key);
+    const std::set<Ranked>& set() const { return set_; }
+
+   private:
+    std::set<Ranked> set_;
+    std::vector<SortKey> key_;  // by job, valid while in set_
+    std::vector<uint8_t> in_;
+  };
+  RankedSet pending_;
+  RankedSet running_set_;  // only for orders with running_keys_stable()
+  size_t journal_seen_ = 0;
+  uint64_t epoch_ = 0;
+  std::vector<Ranked> running_;  // re-ranked every full round: running keys move with service
+  std::vector<JobId> grant_;     // pending jobs this round's walk admits
+  std::vector<JobId> running_after_;
 };
 
 // Oracle orders (they read true remaining work): lower bounds, not deployable policies.

@@ -6,6 +6,7 @@
 //             of their attained service under the GPU-time distribution of completed jobs
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "policy/gittins.h"
@@ -24,26 +25,33 @@ struct ServiceOptions {
 class ServiceLevels {
  public:
   explicit ServiceLevels(ServiceOptions options);
-  void update(const state::ClusterView& view);
+  // Re-levels running jobs (unless `pending_only`) and, with starvation promotion on, pending
+  // ones; returns true when a pending job's level changed.
+  bool update(const state::ClusterView& view, bool pending_only);
+  // Jobs whose level changed in the last update().
+  std::span<const JobId> changed() const { return changed_; }
+  // Levels one job (first sight, or before reading its key).
+  bool touch(JobId job, const state::ClusterView& view);
   uint32_t level(JobId job) const { return levels_[job.value()]; }
   int64_t entry(JobId job) const { return entries_[job.value()]; }
   int64_t attained_us(JobId job, const state::ClusterView& view) const;
-  // Next time a running job crosses its queue's threshold.
-  std::optional<Time> next_demotion(const state::ClusterView& view) const;
+  // Next time one of `running` crosses its queue's threshold.
+  std::optional<Time> next_demotion(const state::ClusterView& view, std::span<const JobId> running) const;
   size_t queue_count() const { return thresholds_us_.size() + 1; }
   // Upper bound of the job's current queue in GPU-µs, or -1 for the last queue.
   int64_t ceiling_us(JobId job) const;
 
  private:
-  void touch(JobId job, const state::ClusterView& view);
   uint32_t level_for(int64_t attained_us) const;
 
   ServiceOptions options_;
   std::vector<int64_t> thresholds_us_;
   std::vector<uint32_t> levels_;
-  std::vector<int64_t> entries_;  // -1 = not seen yet
+  // When the job entered its current queue (µs; submit time for queue 0), so the order does not
+  // depend on how often rounds run. -1 = not seen yet.
+  std::vector<int64_t> entries_;
   std::vector<int64_t> offsets_;  // service forgiven by a starvation promotion
-  int64_t next_entry_ = 0;
+  std::vector<JobId> changed_;
 };
 
 std::unique_ptr<PriorityOrder> make_las_order(ServiceOptions options);

@@ -43,6 +43,8 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["utilization"] = s.utilization;
   j["preemptions"] = s.preemptions;
   j["wall_time_s"] = run.wall_time_s;
+  j["events"] = run.result.events;
+  j["scheduling_rounds"] = run.result.rounds;
   auto& queues = j["queues"] = nlohmann::ordered_json::object();
   for (const auto& [name, q] : s.queues) {
     queues[name] = {{"jobs", q.jobs}, {"avg_jct_s", q.avg_jct_s}, {"avg_queue_s", q.avg_queue_s}};

@@ -77,6 +77,7 @@ Status ClusterState::submit(JobId job, Time now) {
   r.pending_since = now;
   pending_.insert(job);
   pending_gpus_ += spec(job).gpus;
+  journal_.push_back(job);
   return Status::ok();
 }
 
@@ -122,6 +123,7 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   pending_gpus_ -= spec(job).gpus;
   running_.insert(job);
   take(job, gpus);
+  journal_.push_back(job);
   return Status::ok();
 }
 
@@ -173,6 +175,7 @@ Status ClusterState::preempt(JobId job, Time now, Duration overhead) {
   r.pending_since = now;
   pending_.insert(job);
   pending_gpus_ += spec(job).gpus;
+  journal_.push_back(job);
   return Status::ok();
 }
 
@@ -187,6 +190,7 @@ Status ClusterState::requeue(JobId job, Time now) {
     pending_gpus_ += spec(job).gpus;
   }
   r.state = JobState::kPending;
+  journal_.push_back(job);
   return Status::ok();
 }
 
@@ -206,6 +210,7 @@ Status ClusterState::finish(JobId job, Time now, JobState final_state) {
   r.state = final_state;
   r.end = now;
   finished_.push_back(job);
+  journal_.push_back(job);
   return Status::ok();
 }
 

@@ -65,6 +65,9 @@ class ClusterState {
   const std::set<JobId>& running() const { return running_; }
   const std::vector<JobId>& finished() const { return finished_; }  // in completion order
   uint64_t pending_gpu_demand() const { return pending_gpus_; }
+  // Every job whose lifecycle state changed, in order, so a scheduler can keep its own ordered
+  // structures in step without rescanning. (The live daemon will compact it; see issue 8.)
+  std::span<const JobId> journal() const { return journal_; }
 
   uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
   uint32_t free_gpus() const { return free_total_; }
@@ -104,6 +107,7 @@ class ClusterState {
   FreeIndex index_;
   std::set<JobId> pending_, running_;
   std::vector<JobId> finished_;
+  std::vector<JobId> journal_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
 };
 

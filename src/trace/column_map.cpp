@@ -80,15 +80,12 @@ Result<ColumnMap> parse_column_map(const std::string& spec) {
   ColumnMap map;
   std::string_view rest = spec;
   while (!rest.empty()) {
-    const size_t comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    const size_t eq = item.find('=');
-    if (eq == std::string_view::npos) {
+    const std::string_view item = take_item(rest);
+    std::string_view key, column;
+    if (!split_key_value(item, key, column)) {
       return invalid_argument("--map: expected FIELD=COLUMN[:UNIT], got '" + std::string(item) + "'");
     }
-    const std::string target(trim(item.substr(0, eq)));
-    std::string_view column = trim(item.substr(eq + 1));
+    const std::string target(key);
     const auto& targets = map_targets();
     if (std::find(targets.begin(), targets.end(), target) == targets.end()) {
       return invalid_argument("--map: unknown field '" + target +

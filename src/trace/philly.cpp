@@ -9,7 +9,7 @@ Status read_philly(ReaderInput& in) {
   if (!idx.is_ok()) {
     return idx.status();
   }
-  const auto [ts, dur, gpus, vc] = std::tuple((*idx)[0], (*idx)[1], (*idx)[2], (*idx)[3]);
+  const size_t ts = (*idx)[0], dur = (*idx)[1], gpus = (*idx)[2], vc = (*idx)[3];
   auto& symbols = in.builder.symbols();
   return for_each_row(in, ',', columns.size(), [&](const Fields& f, JobSpec& job, std::string&) {
     const auto submit = parse_datetime(f[ts]);

@@ -81,16 +81,12 @@ std::optional<RowError> read_tres(std::string_view tres, std::string_view field,
                                   SymbolTable& symbols) {
   std::string types;
   while (!tres.empty()) {
-    const size_t comma = tres.find(',');
-    const std::string_view item = trim(tres.substr(0, comma));
-    tres = comma == std::string_view::npos ? std::string_view() : tres.substr(comma + 1);
-    const size_t eq = item.find('=');
-    const std::string_view key = item.substr(0, eq);
-    const std::string_view value = eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1);
-    const std::string what = std::string(field) + "' entry '" + std::string(key);
-    if (eq == std::string_view::npos) {
+    const std::string_view item = take_item(tres);
+    std::string_view key, value;
+    if (!split_key_value(item, key, value)) {
       return field_error(field, "KEY=VALUE entries separated by ','", item);
     }
+    const std::string what = std::string(field) + "' entry '" + std::string(key);
     int64_t n = 0;
     if (key == "gres/gpu") {
       if (auto e = get_count(what, value, 1 << 20, n)) {

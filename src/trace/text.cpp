@@ -105,6 +105,23 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::string_view take_item(std::string_view& rest) {
+  const size_t comma = rest.find(',');
+  const std::string_view item = trim(rest.substr(0, comma));
+  rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  return item;
+}
+
+bool split_key_value(std::string_view item, std::string_view& key, std::string_view& value) {
+  const size_t eq = item.find('=');
+  if (eq == std::string_view::npos) {
+    return false;
+  }
+  key = trim(item.substr(0, eq));
+  value = trim(item.substr(eq + 1));
+  return true;
+}
+
 std::string to_lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) {

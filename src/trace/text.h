@@ -33,6 +33,10 @@ bool split_csv(std::string_view line, char sep, std::vector<std::string_view>& f
                std::deque<std::string>& scratch);
 
 std::string_view trim(std::string_view s);
+// Removes and returns (trimmed) the text of `rest` up to the next ','.
+std::string_view take_item(std::string_view& rest);
+// Splits "KEY=VALUE" (both trimmed); false without '='.
+bool split_key_value(std::string_view item, std::string_view& key, std::string_view& value);
 std::string to_lower(std::string_view s);
 
 std::optional<int64_t> parse_int(std::string_view s);

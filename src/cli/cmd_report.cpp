@@ -1,0 +1,52 @@
+// `boreas report DIR... -o FILE.html [--title T] [--schedule-trace FILE.json]`
+#include <iostream>
+#include <memory>
+
+#include "cli/command.h"
+#include "report/chrome_trace.h"
+#include "report/html_report.h"
+
+namespace boreas::cli {
+namespace {
+
+struct ReportArgs {
+  std::vector<std::string> dirs;
+  std::string html_out;
+  std::string trace_out;
+  report::ReportOptions options;
+};
+
+int run_report(const ReportArgs& args) {
+  if (args.html_out.empty() && args.trace_out.empty()) {
+    return report_error(invalid_argument("nothing to write: pass -o FILE.html and/or --schedule-trace FILE.json"));
+  }
+  if (!args.html_out.empty()) {
+    if (Status s = report::write_html_report(args.dirs, args.html_out, args.options); !s.is_ok()) {
+      return report_error(s);
+    }
+    std::cout << "report: " << args.html_out << "\n";
+  }
+  if (!args.trace_out.empty()) {
+    if (Status s = report::write_schedule_trace(args.dirs, args.trace_out); !s.is_ok()) {
+      return report_error(s);
+    }
+    std::cout << "schedule trace: " << args.trace_out << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_report_commands(CLI::App& app, Runner& runner) {
+  auto args = std::make_shared<ReportArgs>();
+  auto* cmd = app.add_subcommand("report", "Build the HTML policy comparison from saved `boreas sim --out` runs");
+  cmd->add_option("dirs", args->dirs, "Run folders (one subfolder per policy) or single policy folders")
+      ->required();
+  cmd->add_option("-o,--output", args->html_out, "Write the self-contained HTML report here");
+  cmd->add_option("--title", args->options.title, "Title of the page");
+  cmd->add_option("--schedule-trace", args->trace_out,
+                  "Write the schedule as a Chrome trace (Perfetto, chrome://tracing) here");
+  cmd->callback([&runner, args] { runner.action = [args] { return run_report(*args); }; });
+}
+
+}  // namespace boreas::cli

@@ -1,0 +1,195 @@
+// `boreas sim`: replay a trace on a cluster under one or more policies (one thread each) and print
+// a comparison row per policy; with --out, write docs/formats/sim-output.md files.
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "cli/command.h"
+#include "config/cluster_spec.h"
+#include "policy/registry.h"
+#include "sim/output.h"
+#include "sim/run.h"
+#include "trace/trace.h"
+
+namespace boreas::cli {
+
+namespace {
+
+struct SimArgs {
+  std::string cluster, trace, format = "auto", map, policies = "fifo", placement = "count", out;
+  uint64_t seed = 0;
+  double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
+  std::vector<double> las_thresholds{3250, 7200};
+};
+
+std::vector<std::string> split_policies(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (!item.empty()) {
+      out.push_back(item);
+    }
+  }
+  return out;
+}
+
+Status check_args(const SimArgs& a, const policy::PolicyRegistry& registry,
+                  const std::vector<std::string>& names) {
+  if (names.empty()) {
+    return invalid_argument("--policy: give at least one policy, e.g. --policy fifo,las");
+  }
+  for (const auto& n : names) {
+    BOREAS_RETURN_IF_ERROR(registry.check_policy(n).with_context("--policy: "));
+  }
+  BOREAS_RETURN_IF_ERROR(registry.check_placement(a.placement).with_context("--placement: "));
+  if (a.sample_interval_s <= 0 || a.preemption_overhead_s < 0 || a.time_limit_factor <= 0) {
+    return invalid_argument(
+        "--sample-interval and --time-limit-factor must be > 0, --preemption-overhead >= 0");
+  }
+  return Status::ok();
+}
+
+// Shares of jobs finished per policy, drawn on stderr while the runs go on (only on a terminal).
+void draw_progress(const std::vector<std::string>& names, const std::vector<std::atomic<double>>& done) {
+  std::string line = "\r";
+  for (size_t i = 0; i < names.size(); ++i) {
+    line += fmt::format("{} {:3.0f}%  ", names[i], 100 * done[i].load());
+  }
+  std::cerr << line << std::flush;
+}
+
+void print_table(const std::vector<sim::RunOutput>& runs) {
+  std::cout << fmt::format("{:<14} {:<12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>6} {:>8} {:>8}\n",
+                           "policy", "placement", "jobs", "avg_jct_s", "p50_jct_s", "p99_jct_s",
+                           "avg_queue_s", "makespan_s", "util", "preempt", "wall_s");
+  for (const auto& r : runs) {
+    const sim::Summary& s = r.summary;
+    std::cout << fmt::format(
+        "{:<14} {:<12} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.0f} {:>6.4f} {:>8} {:>8.3f}\n",
+        r.policy, r.placement, s.jobs, s.avg_jct_s, s.p50_jct_s, s.p99_jct_s, s.avg_queue_s, s.makespan_s,
+        s.utilization, s.preemptions, r.wall_time_s);
+  }
+}
+
+sim::RunRequest make_request(const SimArgs& a, const Cluster& cluster, const trace::Trace& tr,
+                             const std::string& name) {
+  sim::RunRequest req;
+  req.cluster = &cluster;
+  req.jobs = tr.jobs;
+  req.symbols = &tr.symbols;
+  req.policy = name;
+  req.policy_options.placement = a.placement;
+  req.policy_options.time_limit_factor = a.time_limit_factor;
+  req.policy_options.service.thresholds_gpu_s = a.las_thresholds;
+  req.policy_options.service.starvation_factor = a.starvation;
+  req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
+  req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
+  req.engine_options.seed = a.seed;
+  return req;
+}
+
+// One thread per policy: each owns its ClusterState and Scheduler; they share only const inputs.
+std::vector<Result<sim::RunOutput>> run_all(const SimArgs& a, const policy::PolicyRegistry& registry,
+                                            const Cluster& cluster, const trace::Trace& tr,
+                                            const std::vector<std::string>& names) {
+  std::vector<std::atomic<double>> done(names.size());
+  std::vector<std::future<Result<sim::RunOutput>>> futures;
+  for (size_t i = 0; i < names.size(); ++i) {
+    sim::RunRequest req = make_request(a, cluster, tr, names[i]);
+    req.progress = [&done, i](double f) { done[i].store(f); };
+    futures.push_back(
+        std::async(std::launch::async, [&registry, req] { return sim::run_policy(registry, req); }));
+  }
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  std::vector<Result<sim::RunOutput>> out;
+  for (auto& f : futures) {
+    while (tty && f.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+      draw_progress(names, done);
+    }
+    out.push_back(f.get());
+  }
+  if (tty) {
+    std::cerr << "\r" << std::string(names.size() * 20, ' ') << "\r" << std::flush;
+  }
+  return out;
+}
+
+int run_sim(const SimArgs& a) {
+  policy::PolicyRegistry registry;
+  policy::register_baseline(registry);
+  const auto names = split_policies(a.policies);
+  if (Status st = check_args(a, registry, names); !st.is_ok()) {
+    return report_error(st);
+  }
+  auto cluster = config::load_cluster_file(a.cluster);
+  if (!cluster.is_ok()) {
+    return report_error(cluster.status());
+  }
+  trace::ReadOptions ro;
+  ro.format = a.format;
+  ro.column_map = a.map;
+  auto tr = trace::read_trace_file(a.trace, ro);
+  if (!tr.is_ok()) {
+    return report_error(tr.status());
+  }
+  auto results = run_all(a, registry, *cluster, *tr, names);
+  std::vector<sim::RunOutput> runs;
+  for (auto& r : results) {
+    if (!r.is_ok()) {
+      return report_error(r.status());
+    }
+    runs.push_back(std::move(*r));
+  }
+  print_table(runs);
+  if (!a.out.empty()) {
+    for (const auto& r : runs) {
+      const Status st =
+          sim::write_run(a.out + "/" + r.policy, r, sim::OutputInfo{cluster->name, a.trace, a.seed}, *cluster,
+                         tr->jobs, tr->symbols);
+      if (!st.is_ok()) {
+        return report_error(st);
+      }
+    }
+    std::cout << "wrote " << a.out << "/<policy>/{summary.json,jobs.csv,timeseries.csv,runs.csv}\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_sim_commands(CLI::App& app, Runner& runner) {
+  auto a = std::make_shared<SimArgs>();
+  auto* cmd =
+      app.add_subcommand("sim", "Replay a trace on a cluster under one or more policies (the digital twin)");
+  cmd->add_option("--cluster", a->cluster, "cluster spec YAML")->required();
+  cmd->add_option("--trace", a->trace, "job trace (any supported format, .gz ok)")->required();
+  cmd->add_option("--format", a->format, "trace format (default: auto-detect)");
+  cmd->add_option("--map", a->map, "generic CSV column map, e.g. submit=ts,duration=run,gpus=n");
+  cmd->add_option("--policy", a->policies,
+                  "comma-separated policies: fifo,fjf,easy-backfill,srtf,srtf-gpu,las,gittins");
+  cmd->add_option("--placement", a->placement, "count | first-fit | pack | consolidated (default count)");
+  cmd->add_option("--seed", a->seed, "random seed (recorded; for stochastic models)");
+  cmd->add_option("--out", a->out, "write DIR/<policy>/{summary.json,jobs.csv,timeseries.csv,runs.csv}");
+  cmd->add_option("--sample-interval", a->sample_interval_s,
+                  "time-series sample interval, simulated seconds");
+  cmd->add_option("--preemption-overhead", a->preemption_overhead_s,
+                  "seconds of work redone after each preemption");
+  cmd->add_option("--time-limit-factor", a->time_limit_factor,
+                  "easy-backfill: a job without a time limit asks for this × its duration");
+  cmd->add_option("--las-thresholds", a->las_thresholds, "las/gittins queue thresholds in GPU-seconds")
+      ->delimiter(',');
+  cmd->add_option("--starvation-factor", a->starvation,
+                  "las/gittins: promote a job pending this many times its run time (0 = off)");
+  cmd->callback([&runner, a] { runner.action = [a] { return run_sim(*a); }; });
+}
+
+}  // namespace boreas::cli

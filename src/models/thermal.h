@@ -1,0 +1,72 @@
+#pragma once
+// Heat under hybrid cooling (FACTS §3.2–3.4): a first-order RC model per GPU advanced in closed
+// form, inlet heating of air racks over their cooling limit, thermal throttling, facility energy.
+
+#include "core/gpu.h"
+#include "core/status.h"
+#include "core/time.h"
+#include "core/topology.h"
+#include "models/power.h"
+
+namespace boreas::models {
+
+// Calibration per cooling kind: temperature rise above inlet/coolant at TDP (sets R = rise / TDP,
+// so heat sinks are sized to their GPU) and the time constant τ = R·C.
+struct CoolingParams {
+  double rise_at_tdp_c = 50;
+  double tau_s = 150;
+};
+
+struct ThermalParams {
+  CoolingParams air{50, 150};           // 25 °C air → 75 °C at TDP; τ 150 s: 5τ = 12.5 min soak (T2)
+  CoolingParams direct_liquid{25, 60};  // 35 °C warm water → 60 °C (T20 coolant 32–45 °C)
+  CoolingParams immersion{30, 300};     // large fluid mass: slow (assumption)
+  // Air racks above their cooling limit recirculate hot air: inlet rise per kW over the limit.
+  double inlet_rise_c_per_kw = 1.0;
+  double max_operating_c = 85;     // SW thermal slowdown starts (A100-SXM4-80GB, FACTS §3.2 T1)
+  double hw_slowdown_c = 89;       // HW slowdown (A100 and H100 PCIe, FACTS §3.2)
+  double hw_slowdown_clock = 0.5;  // "clocks cut by a factor of 2 or more" (T3)
+};
+
+Status validate(const ThermalParams& p);
+
+const CoolingParams& cooling_params(CoolingKind kind, const ThermalParams& p);
+
+struct Rc {
+  double r_c_per_w = 0;  // °C per W
+  double c_j_per_c = 0;  // J per °C
+  double tau_s() const { return r_c_per_w * c_j_per_c; }
+};
+// R and C of one GPU of `type` under `kind` of cooling (TDP must be > 0).
+Rc rc_for(const GpuType& type, CoolingKind kind, const ThermalParams& p);
+
+// T_ss = T_in + P·R.
+double steady_state_c(double inlet_c, double power_w, const Rc& rc);
+// T(t) = T_in + P·R + (T0 − T_in − P·R)·e^(−t/RC), for any interval at constant P.
+double advance_c(double t0_c, double inlet_c, double power_w, const Rc& rc, Duration dt);
+// Time until T reaches `threshold_c` from t0_c: zero when already there, infinite when the steady
+// state stays below it; else τ·ln((T_ss − T0)/(T_ss − threshold)).
+Duration time_to_reach(double t0_c, double threshold_c, double inlet_c, double power_w, const Rc& rc);
+
+// The inlet a rack's GPUs see: the zone's inlet, raised for air racks drawing more than their
+// cooling limit (limit 0 = unlimited). Liquid and immersion racks are held by their CDU.
+double rack_inlet_c(const Zone& zone, const Rack& rack, double rack_power_kw, const ThermalParams& p);
+
+enum class Throttle { kNone, kSoftware, kHardware };
+struct ThrottleState {
+  Throttle level = Throttle::kNone;
+  double clock = 1;  // clock factor the GPU settles at
+};
+// The steady throttle state of a GPU at `activity` and this inlet: none when T_ss at full clock is
+// ≤ max_operating; software: the clock whose power holds T at max_operating (not below min_clock);
+// hardware: when even that leaves T ≥ hw_slowdown, the clock drops to hw_slowdown_clock.
+ThrottleState throttle_state(const GpuType& type, double activity, double inlet_c, const Rc& rc,
+                             const PowerParams& power, const ThermalParams& p);
+
+// Facility energy = IT energy × PUE (FACTS §3.3).
+double facility_kwh(double it_kwh, double pue);
+// PUE by cooling kind when a zone gives none: air 1.5 (typical 1.3–1.8, T16/T17), direct liquid
+// 1.15 (1.1–1.2, R), immersion 1.05 (vendor best case 1.02–1.03, T17, rounded up).
+double default_pue(CoolingKind kind);
+
+}  // namespace boreas::models

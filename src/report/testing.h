@@ -1,0 +1,36 @@
+#pragma once
+// Helpers for the report's unit tests only: fixture paths and scratch folders.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace boreas::report::testing {
+
+inline std::string fixture(const std::string& rel) {
+  return std::string(BOREAS_SOURCE_DIR) + "/tests/fixtures/runs/" + rel;
+}
+
+// A fresh folder under the build's test output, named after the running test.
+inline std::filesystem::path scratch_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const auto dir = std::filesystem::path(BOREAS_BINARY_DIR) / "test-output" / "report" /
+                   (std::string(info->test_suite_name()) + "." + info->name());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace boreas::report::testing

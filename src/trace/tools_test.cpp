@@ -1,0 +1,120 @@
+// Stats, filters, sampling and the synthetic generator.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "trace/stats.h"
+#include "trace/synth.h"
+#include "trace/transform.h"
+
+namespace boreas::trace {
+namespace {
+
+const std::string kFixtures = std::string(BOREAS_SOURCE_DIR) + "/tests/fixtures/traces/";
+
+Trace philly_small() {
+  auto t = read_trace_file(kFixtures + "philly_small.csv", {});
+  EXPECT_TRUE(t.is_ok());
+  return std::move(*t);
+}
+
+TEST(Stats, PhillyFixtureByHand) {
+  const TraceStats s = compute_stats(philly_small());
+  EXPECT_EQ(s.jobs, 4u);
+  EXPECT_EQ(s.span.us(), 86400 * int64_t{1'000'000});
+  EXPECT_DOUBLE_EQ(s.duration_s.at("p50"), 38.0);  // (10 + 66) / 2
+  EXPECT_DOUBLE_EQ(s.duration_s.at("max"), 2951.5);
+  EXPECT_DOUBLE_EQ(s.gpu_hours, 23826.0 / 3600);
+  EXPECT_EQ(s.gpu_histogram.at(8), 1u);
+  EXPECT_EQ(s.queues.at("6214e9").jobs, 2u);
+  EXPECT_DOUBLE_EQ(*offered_load(s, 10), 23826.0 / (10 * 86400.0));
+  EXPECT_FALSE(offered_load(s, 0).has_value());
+}
+
+TEST(Stats, PercentileInterpolatesLikeNumpy) {
+  EXPECT_DOUBLE_EQ(percentile({1, 2, 3, 4}, 0.25), 1.75);
+  EXPECT_DOUBLE_EQ(percentile({5}, 0.99), 5);
+}
+
+TEST(Filter, TimeWindowQueueAndGpus) {
+  Trace t = philly_small();
+  apply_filter(t, *parse_filter("from=1h"));
+  ASSERT_EQ(t.jobs.size(), 1u);
+  EXPECT_EQ(t.jobs[0].gpus, 128u);
+  EXPECT_EQ(t.jobs[0].submit.us(), 0);  // re-based to the first kept job
+  t = philly_small();
+  apply_filter(t, *parse_filter("queue=6214e9,gpus=2-8"));
+  ASSERT_EQ(t.jobs.size(), 2u);
+  EXPECT_EQ(t.jobs[1].id, JobId(1));
+  EXPECT_EQ(t.jobs[1].gpus, 2u);
+  EXPECT_FALSE(parse_filter("gpus=8-2").is_ok());
+  EXPECT_EQ(parse_filter("colour=red").status().message(),
+            "--filter: unknown key 'colour'; use from, to, queue, gpus");
+}
+
+TEST(Sample, SeededAndInOrder) {
+  Trace a = philly_small();
+  Trace b = philly_small();
+  apply_sample(a, 2, 7);
+  apply_sample(b, 2, 7);
+  ASSERT_EQ(a.jobs.size(), 2u);
+  EXPECT_EQ(a.jobs[0].duration, b.jobs[0].duration);
+  EXPECT_EQ(a.jobs[1].duration, b.jobs[1].duration);
+  EXPECT_EQ(a.jobs[0].submit.us(), 0);
+  EXPECT_LE(a.jobs[0].submit, a.jobs[1].submit);
+}
+
+TEST(Synth, SameSeedSameJobs) {
+  SynthSpec spec = *synth_preset("helios");
+  spec.jobs = 2000;
+  spec.seed = 42;
+  const Trace a = synthesize(spec);
+  const Trace b = synthesize(spec);
+  ASSERT_EQ(a.jobs.size(), 2000u);
+  for (size_t i = 0; i < a.jobs.size(); ++i) {
+    ASSERT_EQ(a.jobs[i].submit, b.jobs[i].submit);
+    ASSERT_EQ(a.jobs[i].duration, b.jobs[i].duration);
+    ASSERT_EQ(a.jobs[i].gpus, b.jobs[i].gpus);
+  }
+  spec.seed = 43;
+  EXPECT_NE(synthesize(spec).jobs[5].duration, a.jobs[5].duration);
+}
+
+TEST(Synth, PhillyPresetMatchesTheSourceStatistics) {
+  SynthSpec spec = *synth_preset("philly");
+  spec.jobs = 100'000;
+  const TraceStats s = compute_stats(synthesize(spec));
+  EXPECT_NEAR(s.duration_s.at("p50"), 1144, 1144 * 0.05);
+  EXPECT_NEAR(s.duration_s.at("p25"), 115, 115 * 0.05);
+  EXPECT_NEAR(s.duration_s.at("p90"), 11265, 11265 * 0.1);
+  EXPECT_NEAR(s.duration_s.at("p99"), 254758, 254758 * 0.15);
+  EXPECT_NEAR(s.mean_duration_s, 13136, 13136 * 0.25);  // the mean rides on the extreme tail
+  EXPECT_NEAR(static_cast<double>(s.gpu_histogram.at(1)) / 100'000, 76627.0 / 82247, 0.005);
+  EXPECT_NEAR(s.span.to_seconds() / 99'999, 9408690.0 / 82246, 2.0);
+  EXPECT_NEAR(static_cast<double>(s.queues.at("6214e9").jobs) / 100'000, 41226.0 / 82247, 0.01);
+}
+
+TEST(Synth, DiurnalArrivalsKeepTheMeanRateAndPeakAfternoons) {
+  SynthSpec spec = *synth_preset("helios");
+  spec.jobs = 50'000;
+  spec.arrival = ArrivalKind::kDiurnal;
+  spec.diurnal_amplitude = 0.8;
+  const Trace t = synthesize(spec);
+  EXPECT_NEAR(t.jobs.back().submit.to_seconds() / 49'999, spec.mean_interarrival_s, 3.0);
+  uint64_t first_half = 0;  // sin > 0 in the first half of each day
+  for (const auto& j : t.jobs) {
+    first_half += std::fmod(j.submit.to_seconds(), 86400) < 43200 ? 1 : 0;
+  }
+  EXPECT_GT(static_cast<double>(first_half) / 50'000, 0.70);
+}
+
+TEST(Synth, HeliosPresetHasCpuOnlyJobs) {
+  SynthSpec spec = *synth_preset("helios");
+  spec.jobs = 20'000;
+  const TraceStats s = compute_stats(synthesize(spec));
+  EXPECT_NEAR(static_cast<double>(s.cpu_only_jobs) / 20'000, 4204.0 / 15000, 0.015);
+  EXPECT_FALSE(synth_preset("borg").is_ok());
+}
+
+}  // namespace
+}  // namespace boreas::trace
