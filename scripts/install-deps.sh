@@ -8,7 +8,7 @@ PACKAGES=(
   clang libclang-rt-14-dev clang-format
   libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsqlite3-dev libcpp-httplib-dev libssl-dev prometheus
+  libsqlite3-dev libcpp-httplib-dev libssl-dev prometheus curl sqlite3
   chromium  # the HTML report's browser test (headless, driven by web/'s playwright-core)
 )
 # The report inlines its charting library from npm at build time; keep a node that is already there.

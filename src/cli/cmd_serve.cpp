@@ -4,7 +4,16 @@
 #include <filesystem>
 #include <iostream>
 
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
 #include "cli/command.h"
+#include "config/cluster_spec.h"
+#include "policy/registry.h"
+#include "server/controller.h"
+#include "server/http_api.h"
+#include "server/local_executor.h"
 #include "server/store.h"
 #include "server/tokens.h"
 
@@ -59,8 +68,127 @@ void add_token_commands(CLI::App& app, Runner& runner) {
   create->callback([&runner, args] { runner.action = [args] { return run_token_create(*args); }; });
 }
 
+struct ServeArgs {
+  std::string cluster;
+  std::string queues;
+  std::string policy = "fifo";
+  std::string data_dir;
+  std::string listen = "127.0.0.1:8080";
+  double grace_s = 10;
+};
+
+Result<std::pair<std::string, int>> parse_listen(const std::string& s) {
+  const auto colon = s.rfind(':');
+  try {
+    if (colon != std::string::npos) {
+      const int port = std::stoi(s.substr(colon + 1));
+      if (port >= 0 && port <= 65535) {
+        return std::make_pair(s.substr(0, colon), port);
+      }
+    }
+  } catch (const std::exception&) {
+  }
+  return invalid_argument("--listen " + s + ": expected HOST:PORT, e.g. 127.0.0.1:8080 (port 0 = any)");
+}
+
+std::vector<std::string> daemon_env() {
+  std::vector<std::string> env;
+  for (const char* name : {"PATH", "HOME", "LANG", "USER"}) {
+    if (const char* v = std::getenv(name)) {
+      env.push_back(std::string(name) + "=" + v);
+    }
+  }
+  return env;
+}
+
+// Loads everything the daemon needs before it binds, so a bad spec fails fast with its location.
+Result<server::ControllerConfig> load_config(const ServeArgs& a) {
+  policy::PolicyRegistry registry;
+  policy::register_baseline(registry);
+  auto scheduler = registry.make(a.policy, {});
+  if (!scheduler.is_ok()) {
+    return scheduler.status().with_context("--policy: ");
+  }
+  auto cluster = config::load_cluster_file(a.cluster);
+  if (!cluster.is_ok()) {
+    return cluster.status();
+  }
+  server::ControllerConfig cfg{std::move(*cluster), std::move(*scheduler), std::nullopt, Duration::millis(20),
+                               [] { return Time::from_micros(wall_us()); }};
+  if (!a.queues.empty()) {
+    auto queues = config::load_queues_file(a.queues, cfg.cluster);
+    if (!queues.is_ok()) {
+      return queues.status();
+    }
+    cfg.queues = std::move(*queues);
+  }
+  return cfg;
+}
+
+// Blocks SIGINT/SIGTERM in every thread; one thread waits for them and stops the server.
+std::thread stop_on_signal(server::ApiServer& api) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return std::thread([set, &api] {
+    int sig = 0;
+    sigwait(&set, &sig);
+    api.stop();
+  });
+}
+
+int run_serve(const ServeArgs& a) {
+  auto listen = parse_listen(a.listen);
+  auto cfg = listen.is_ok() ? load_config(a) : Result<server::ControllerConfig>(listen.status());
+  if (!cfg.is_ok()) {
+    return report_error(cfg.status());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(a.data_dir + "/jobs", ec);
+  auto store = server::Store::open(a.data_dir + "/boreas.db");
+  if (!store.is_ok()) {
+    return report_error(store.status());
+  }
+  server::LocalExecutor executor({a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env()});
+  server::MetricsRegistry metrics;
+  server::Controller controller(std::move(*cfg), **store, executor, metrics);
+  if (Status s = controller.recover(); !s.is_ok()) {
+    return report_error(s);
+  }
+  server::ApiServer api(controller, **store, metrics);
+  auto port = api.bind(listen->first, listen->second);
+  if (!port.is_ok()) {
+    return report_error(port.status());
+  }
+  std::thread waiter = stop_on_signal(api);
+  controller.start();
+  std::cout << "boreas: listening on http://" << listen->first << ":" << *port << std::endl;
+  api.run();
+  controller.stop();
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  return kExitOk;
+}
+
+void add_daemon_command(CLI::App& app, Runner& runner) {
+  auto* serve = app.add_subcommand("serve", "Run the live control plane (HTTP API, docs/live.md)");
+  auto args = std::make_shared<ServeArgs>();
+  serve->add_option("--cluster", args->cluster, "Cluster spec (YAML)")->required();
+  serve->add_option("--queues", args->queues, "Queue spec (YAML); without it any queue name is accepted");
+  serve->add_option("--policy", args->policy, "Scheduling policy (see `boreas sim --help`)");
+  serve->add_option("--data-dir", args->data_dir, "Where the store and job logs live")->required();
+  serve->add_option("--listen", args->listen, "HOST:PORT to listen on; port 0 picks a free one");
+  serve->add_option("--grace", args->grace_s, "Seconds between SIGTERM/SIGUSR1 and the next step");
+  serve->callback([&runner, args] { runner.action = [args] { return run_serve(*args); }; });
+}
+
 }  // namespace
 
-void add_serve_commands(CLI::App& app, Runner& runner) { add_token_commands(app, runner); }
+void add_serve_commands(CLI::App& app, Runner& runner) {
+  add_daemon_command(app, runner);
+  add_token_commands(app, runner);
+}
 
 }  // namespace boreas::cli

@@ -23,6 +23,7 @@ struct Runner {
 int report_error(const Status& status);
 
 void add_version_command(CLI::App& app, Runner& runner);
+void add_client_commands(CLI::App& app, Runner& runner);
 void add_cluster_commands(CLI::App& app, Runner& runner);
 void add_models_commands(CLI::App& app, Runner& runner);
 void add_serve_commands(CLI::App& app, Runner& runner);

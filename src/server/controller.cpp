@@ -85,13 +85,26 @@ void Controller::tick() {
   for (const JobExit& e : executor_.poll(config_.clock())) {
     apply_exit(e);
   }
-  if (dirty_) {
-    const auto t0 = std::chrono::steady_clock::now();
-    schedule();
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
-    round_seconds_->observe({}, took.count());
-    dirty_ = false;
+  if (wake_ && config_.clock() >= *wake_) {
+    wake_.reset();
+    dirty_ = true;
   }
+  if (dirty_) {
+    timed_round();
+  }
+}
+
+Duration Controller::timed_round() {
+  const auto t0 = std::chrono::steady_clock::now();
+  schedule();
+  const auto took = std::chrono::steady_clock::now() - t0;
+  round_seconds_->observe({}, std::chrono::duration<double>(took).count());
+  dirty_ = false;
+  return Duration::micros(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
+}
+
+Duration Controller::run_round() {
+  return call<Duration>([this] { return timed_round(); });
 }
 
 Result<LiveJob> Controller::submit(const std::string& who, SubmitRequest req) {

@@ -12,16 +12,20 @@
 #include <thread>
 
 #include "core/queue.h"
+#include "core/symbol.h"
 #include "core/topology.h"
 #include "server/executor.h"
 #include "server/live_job.h"
 #include "server/metrics.h"
 #include "server/store.h"
+#include "policy/scheduler.h"
 
 namespace boreas::server {
 
 struct ControllerConfig {
   Cluster cluster;
+  // The same scheduler objects the simulator uses (policy::PolicyRegistry), never a copy.
+  std::shared_ptr<policy::Scheduler> scheduler;
   std::optional<QueueTree> queues;  // nullopt = any queue name is accepted
   Duration poll_interval = Duration::millis(20);
   std::function<Time()> clock;      // wall clock, handed in
@@ -72,6 +76,7 @@ class Controller {
   std::vector<NodeView> nodes();
   std::string node_name(int32_t node) const;
   void refresh_metrics();  // recomputes the state gauges (before a scrape)
+  Duration run_round();     // runs a scheduling round now and returns how long it took
   MetricFamily& submit_latency() { return *submit_seconds_; }
 
  private:
@@ -83,6 +88,7 @@ class Controller {
 
   void loop();
   void tick();
+  Duration timed_round();
   void post(std::function<void()> task);
 
   // controller thread only
@@ -93,7 +99,10 @@ class Controller {
   Status validate(const SubmitRequest& req, int32_t& priority) const;
   LiveJob* find(JobId id);
   void schedule();
-  std::optional<std::vector<uint32_t>> place(const LiveJob& job, int32_t& node, std::string& why);
+  std::vector<uint32_t> most_free_by_type() const;
+  std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
+  JobSpec spec_of(const LiveJob& job);
+  bool take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);
   void apply_exit(const JobExit& e);
   void reconcile(LiveJob& job);
@@ -109,6 +118,9 @@ class Controller {
   std::vector<std::vector<bool>> gpu_busy_;  // [node][local index]
   std::vector<bool> drained_;
   bool dirty_ = true;  // something changed since the last scheduling round
+  std::optional<Time> wake_;  // the policy asked to be called again then
+  SymbolTable symbols_;
+  std::vector<JobSpec> specs_;  // specs_[id - 1]: what ClusterState and the scheduler see
 
   MetricFamily* jobs_gauge_;
   MetricFamily* gpus_gauge_;

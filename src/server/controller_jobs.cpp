@@ -72,6 +72,7 @@ Pending<LiveJob> Controller::do_submit(const std::string& who, SubmitRequest req
   job.submit = config_.clock();
   job.reason = "waiting for a scheduling round";
   jobs_.push_back(job);
+  specs_.push_back(spec_of(job));
   dirty_ = true;
   auto durable = store_.write(
       {{insert_job_row(job), audit_row(job.submit, who, "submit", job_target(job.id), "ok")}});

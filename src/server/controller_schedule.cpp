@@ -1,13 +1,13 @@
 // The controller's scheduling round, launches, restart recovery and state views.
 //
-// Interim placement: until policy::Scheduler lands on main, a round starts pending jobs in
-// (priority, submission) order on the first node with enough free GPUs of the wanted type.
+// The policy decides (the same Scheduler objects as the simulator); the controller carries out.
 
 #include <algorithm>
 #include <map>
 
 #include "server/controller.h"
 #include "server/job_records.h"
+#include "state/cluster_view.h"
 
 namespace boreas::server {
 
@@ -23,55 +23,138 @@ void Controller::hold_gpus(const LiveJob& job, bool busy) {
   }
 }
 
-std::optional<std::vector<uint32_t>> Controller::place(const LiveJob& job, int32_t& node,
-                                                       std::string& why) {
+// Most free GPUs on one undrained node, per GPU type; index catalog.size() = any type.
+std::vector<uint32_t> Controller::most_free_by_type() const {
   const Cluster& c = config_.cluster;
-  const auto type = job.request.gpu_type.empty() ? std::nullopt : c.catalog.find(job.request.gpu_type);
-  uint32_t most_free = 0;
+  std::vector<uint32_t> most(c.catalog.size() + 1, 0);
   for (size_t n = 0; n < c.nodes.size(); ++n) {
-    if (drained_[n] || (type && c.nodes[n].gpu_type != type)) {
+    if (drained_[n]) {
       continue;
     }
-    std::vector<uint32_t> free;
-    for (uint32_t g = 0; g < gpu_busy_[n].size() && free.size() < job.request.gpus; ++g) {
-      if (!gpu_busy_[n][g]) {
-        free.push_back(g);
-      }
+    const auto free = static_cast<uint32_t>(std::count(gpu_busy_[n].begin(), gpu_busy_[n].end(), false));
+    if (c.nodes[n].gpu_type) {
+      uint32_t& m = most[c.nodes[n].gpu_type->value()];
+      m = std::max(m, free);
     }
-    if (free.size() == job.request.gpus) {
-      node = static_cast<int32_t>(n);
-      return free;
-    }
-    most_free = std::max(most_free, static_cast<uint32_t>(free.size()));
+    most.back() = std::max(most.back(), free);
   }
-  why = "no fit: needs " + std::to_string(job.request.gpus) + " GPUs on one undrained node" +
-        (job.request.gpu_type.empty() ? "" : " of type " + job.request.gpu_type) +
-        "; the most free now is " + std::to_string(most_free);
-  return std::nullopt;
+  return most;
 }
 
+std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const {
+  const auto type = job.request.gpu_type.empty() ? std::nullopt
+                                                 : config_.cluster.catalog.find(job.request.gpu_type);
+  const uint32_t most = type ? most_free[type->value()] : most_free.back();
+  if (most >= job.request.gpus) {
+    return "waiting: the " + std::string(config_.scheduler->name()) + " policy starts other jobs first";
+  }
+  return "no fit: needs " + std::to_string(job.request.gpus) + " GPUs on one undrained node" +
+         (job.request.gpu_type.empty() ? "" : " of type " + job.request.gpu_type) +
+         "; the most free now is " + std::to_string(most);
+}
+
+JobSpec Controller::spec_of(const LiveJob& job) {
+  JobSpec s;
+  s.id = JobId(job.id.value() - 1);  // ClusterState ids are dense from 0
+  s.queue = symbols_.intern(job.request.queue);
+  s.user = symbols_.intern(job.owner);
+  s.priority_class = symbols_.intern(job.request.priority_class);
+  s.gpu_types = symbols_.intern(job.request.gpu_type);
+  s.kind = job.request.gpus > 0 ? JobKind::kTraining : JobKind::kBatch;
+  s.gpus = job.request.gpus;
+  s.gpus_per_node = job.request.gpus;  // the local executor runs a job on one node
+  s.submit = job.submit;
+  s.time_limit = job.request.time_limit;
+  s.duration = job.request.time_limit;  // the best estimate a live job offers
+  return s;
+}
+
+// Maps a start onto one node's local GPU indexes; false when it spans nodes or a drained node.
+bool Controller::take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job) {
+  std::vector<uint32_t> local;
+  int32_t node = -1;
+  for (GpuId g : start.gpus) {
+    const int32_t n = static_cast<int32_t>(st.node_of(g).value());
+    if ((node >= 0 && n != node) || drained_[static_cast<size_t>(n)]) {
+      return false;
+    }
+    node = n;
+    local.push_back(g.value() - config_.cluster.nodes[static_cast<size_t>(n)].first_gpu);
+  }
+  job.node = start.gpus.empty() ? 0 : node;
+  job.gpu_indexes = std::move(local);
+  hold_gpus(job, true);
+  return true;
+}
+
+// One round: rebuild ClusterState from the live table (its job span is fixed at construction and
+// live jobs keep arriving), ask the scheduler for a Plan, carry it out through the executor.
 void Controller::schedule() {
-  std::vector<LiveJob*> order;
-  for (LiveJob& j : jobs_) {
-    if (j.state == JobState::kPending) {
-      order.push_back(&j);
+  // A drained node's free GPUs are held by a non-preemptible placeholder job, so every policy
+  // sees them as taken without knowing about drains.
+  std::vector<JobSpec> specs = specs_;
+  std::vector<std::vector<GpuId>> holds;
+  for (size_t n = 0; n < drained_.size(); ++n) {
+    std::vector<GpuId> free;
+    for (uint32_t g = 0; drained_[n] && g < gpu_busy_[n].size(); ++g) {
+      if (!gpu_busy_[n][g]) {
+        free.push_back(GpuId(config_.cluster.nodes[n].first_gpu + g));
+      }
+    }
+    if (!free.empty()) {
+      JobSpec hold;
+      hold.id = JobId(static_cast<uint32_t>(specs.size()));
+      hold.gpus = hold.gpus_per_node = static_cast<uint32_t>(free.size());
+      hold.preemptible = false;
+      specs.push_back(hold);
+      holds.push_back(std::move(free));
     }
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const LiveJob* a, const LiveJob* b) { return a->priority > b->priority; });
+  state::ClusterState st(config_.cluster, specs, symbols_);
+  const Time now = config_.clock();
+  for (const LiveJob& j : jobs_) {
+    const JobId sid(j.id.value() - 1);
+    if (j.state == JobState::kPending || j.state == JobState::kRunning) {
+      (void)st.submit(sid, j.submit);
+    }
+    if (j.state == JobState::kRunning && j.node >= 0) {
+      std::vector<GpuId> gpus;
+      for (uint32_t g : j.gpu_indexes) {
+        gpus.push_back(GpuId(config_.cluster.nodes[static_cast<size_t>(j.node)].first_gpu + g));
+      }
+      (void)st.start(sid, gpus, j.start);
+    }
+  }
+  for (size_t h = 0; h < holds.size(); ++h) {
+    const JobId sid(static_cast<uint32_t>(specs_.size() + h));
+    (void)st.submit(sid, now);
+    (void)st.start(sid, holds[h], now);
+  }
+  const policy::Plan plan = config_.scheduler->schedule(state::ClusterView(st, now));
+  for (JobId sid : plan.preemptions) {
+    if (sid.value() >= jobs_.size()) {
+      continue;  // a drain placeholder
+    }
+    (void)executor_.preempt(JobId(sid.value() + 1));
+    jobs_[sid.value()].reason = "preempted by the " + std::string(config_.scheduler->name()) + " policy";
+  }
   std::vector<LiveJob*> starting;
-  for (LiveJob* j : order) {
-    int32_t node = -1;
-    std::string why;
-    if (auto gpus = place(*j, node, why)) {
-      j->node = node;
-      j->gpu_indexes = std::move(*gpus);
-      hold_gpus(*j, true);
-      starting.push_back(j);
-    } else {
-      j->reason = why;
+  for (const policy::Start& start : plan.starts) {
+    if (start.job.value() >= jobs_.size()) {
+      continue;
+    }
+    LiveJob& j = jobs_[start.job.value()];
+    if (j.state == JobState::kPending && take_start(start, st, j)) {
+      starting.push_back(&j);
     }
   }
+  const std::vector<uint32_t> most_free = most_free_by_type();
+  for (LiveJob& j : jobs_) {
+    if (j.state == JobState::kPending && j.node < 0) {
+      j.reason = why_pending(j, most_free);
+    }
+  }
+  wake_ = plan.wake_at;
   launch_all(starting);
 }
 
@@ -161,6 +244,10 @@ Status Controller::recover() {
     return loaded.status();
   }
   jobs_ = std::move(*loaded);
+  specs_.clear();
+  for (const LiveJob& j : jobs_) {
+    specs_.push_back(spec_of(j));
+  }
   for (size_t i = 0; i < jobs_.size(); ++i) {
     if (jobs_[i].id.value() != i + 1) {
       return internal_error("store: job ids are not dense (expected " + std::to_string(i + 1) +

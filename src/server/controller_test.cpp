@@ -24,7 +24,7 @@ class ControllerTest : public ::testing::Test {
         LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}});
     metrics_ = std::make_unique<MetricsRegistry>();
     ctl_ = std::make_unique<Controller>(
-        ControllerConfig{test_cluster(2, 4), std::nullopt, Duration::millis(5), wall_clock}, *store_,
+        ControllerConfig{test_cluster(2, 4), test_scheduler(), std::nullopt, Duration::millis(5), wall_clock}, *store_,
         *executor_, *metrics_);
     ASSERT_TRUE(ctl_->recover().is_ok());
     ctl_->start();

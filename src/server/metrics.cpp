@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace boreas::server {
 namespace {
@@ -77,7 +78,12 @@ std::string format_sample_value(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15) {
     std::snprintf(buf, sizeof(buf), "%.0f", v);
   } else {
-    std::snprintf(buf, sizeof(buf), "%.17g", v);
+    for (int precision = 6; precision <= 17; ++precision) {  // shortest text that reads back exactly
+      std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+      if (std::strtod(buf, nullptr) == v) {
+        break;
+      }
+    }
   }
   return buf;
 }

@@ -58,6 +58,8 @@ TEST(Metrics, ClearDropsSeriesButKeepsTheFamily) {
 TEST(Metrics, SampleValuesAndNames) {
   EXPECT_EQ(format_sample_value(2), "2");
   EXPECT_EQ(format_sample_value(0.25), "0.25");
+  EXPECT_EQ(format_sample_value(0.00025), "0.00025");
+  EXPECT_EQ(format_sample_value(0.1 + 0.2), "0.30000000000000004");
   EXPECT_EQ(format_sample_value(INFINITY), "+Inf");
   EXPECT_EQ(format_sample_value(-INFINITY), "-Inf");
   EXPECT_EQ(format_sample_value(NAN), "NaN");

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/topology.h"
+#include "policy/registry.h"
 
 namespace boreas::server {
 
@@ -29,6 +30,13 @@ inline Cluster test_cluster(uint32_t nodes, uint32_t gpus_per_node) {
     c.nodes.push_back(n);
   }
   return c;
+}
+
+inline std::shared_ptr<policy::Scheduler> test_scheduler(const std::string& name = "fifo") {
+  policy::PolicyRegistry registry;
+  policy::register_baseline(registry);
+  auto s = registry.make(name, {});
+  return s.is_ok() ? std::shared_ptr<policy::Scheduler>(std::move(*s)) : nullptr;
 }
 
 inline Time wall_clock() {

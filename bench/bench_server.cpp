@@ -1,0 +1,129 @@
+// Live control plane benchmarks (docs/PERFORMANCE.md):
+//  - durable submissions per second through the HTTP API with 16 concurrent clients;
+//  - scheduling round latency at 1,000 nodes and 10,000 pending jobs.
+// Jobs go to an executor that only pretends to run them, so the numbers measure the daemon.
+
+#include <benchmark/benchmark.h>
+#include <httplib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <thread>
+
+#include "server/controller.h"
+#include "server/http_api.h"
+#include "server/test_cluster.h"
+#include "server/test_util.h"
+#include "server/tokens.h"
+
+namespace boreas::server {
+namespace {
+
+// Launches nothing; every job "runs" forever.
+class NullExecutor final : public Executor {
+ public:
+  Result<ProcessIdentity> launch(const LaunchRequest&) override { return ProcessIdentity{1, 1}; }
+  Status release(JobId) override { return Status::ok(); }
+  Status abort(JobId) override { return Status::ok(); }
+  AdoptOutcome adopt(const LaunchRequest&, ProcessIdentity) override { return {true, std::nullopt}; }
+  Status cancel(JobId) override { return Status::ok(); }
+  Status preempt(JobId) override { return Status::ok(); }
+  std::vector<JobExit> poll(Time) override { return {}; }
+  size_t running() const override { return 0; }
+};
+
+struct Daemon {
+  explicit Daemon(uint32_t nodes, bool fsync_every_commit = true) {
+    store = Store::open(dir.path() + "/boreas.db", {.synchronous_full = fsync_every_commit}).value();
+    ctl = std::make_unique<Controller>(
+        ControllerConfig{test_cluster(nodes, 8), test_scheduler(), std::nullopt, Duration::millis(20),
+                         wall_clock},
+        *store, executor, metrics);
+    (void)ctl->recover();
+    ctl->start();
+  }
+  TempDir dir;
+  MetricsRegistry metrics;
+  NullExecutor executor;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<Controller> ctl;
+};
+
+void BM_DurableSubmitHttp16Clients(benchmark::State& state) {
+  Daemon d(1, state.range(1) != 0);
+  ApiServer api(*d.ctl, *d.store, d.metrics);
+  const int port = *api.bind("127.0.0.1", 0);
+  std::thread server([&] { api.run(); });
+  const std::string token = *create_token(*d.store, {"bench", Role::kAdmin, {}}, 0);
+  constexpr int kClients = 16;
+  const int per_client = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    std::atomic<int> failures{0};
+    std::vector<std::thread> clients;
+    for (int c = 0; c < kClients; ++c) {
+      clients.emplace_back([&] {
+        httplib::Client cli("127.0.0.1", port);
+        cli.set_keep_alive(true);
+        cli.set_tcp_nodelay(true);
+        const httplib::Headers h{{"Authorization", "Bearer " + token}};
+        for (int i = 0; i < per_client; ++i) {
+          auto r = cli.Post("/v1/jobs", h, R"({"command":["true"],"gpus":8})", "application/json");
+          if (!r || r->status != 201) {
+            if (failures++ == 0) {
+              std::fprintf(stderr, "submit failed: %s\n",
+                           r ? (std::to_string(r->status) + " " + r->body).c_str()
+                             : httplib::to_string(r.error()).c_str());
+            }
+          }
+        }
+      });
+    }
+    for (auto& t : clients) {
+      t.join();
+    }
+    if (failures > 0) {
+      state.SkipWithError("some submissions failed");
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kClients * per_client);
+  state.counters["commits"] = static_cast<double>(d.store->transactions_committed());
+  api.stop();
+  server.join();
+}
+// Second argument: 1 = fsync on every commit (synchronous=FULL, the default), 0 = WAL NORMAL.
+BENCHMARK(BM_DurableSubmitHttp16Clients)->Args({250, 1})->Args({250, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// 1,000 nodes × 8 GPUs, all busy with 8-GPU jobs, and 10,000 more pending: each round rebuilds
+// ClusterState from the live table and runs the policy.
+void BM_ScheduleRound1000Nodes10kPending(benchmark::State& state) {
+  Daemon d(1000);
+  SubmitRequest r;
+  r.command = {"true"};
+  r.gpus = 8;
+  std::vector<std::thread> submitters;
+  for (int t = 0; t < 16; ++t) {
+    submitters.emplace_back([&] {
+      for (int i = 0; i < 11000 / 16 + 1; ++i) {
+        (void)d.ctl->submit("bench", r);
+      }
+    });
+  }
+  for (auto& t : submitters) {
+    t.join();
+  }
+  std::vector<double> micros;
+  for (auto _ : state) {
+    micros.push_back(static_cast<double>(d.ctl->run_round().us()));
+  }
+  std::sort(micros.begin(), micros.end());
+  state.counters["p50_ms"] = micros[micros.size() / 2] / 1000;
+  state.counters["p99_ms"] = micros[micros.size() * 99 / 100] / 1000;
+  state.counters["jobs"] = static_cast<double>(d.ctl->jobs().size());
+}
+BENCHMARK(BM_ScheduleRound1000Nodes10kPending)->Iterations(200)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace boreas::server
+
+BENCHMARK_MAIN();

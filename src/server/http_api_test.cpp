@@ -1,0 +1,148 @@
+// Every route documented in docs/api/openapi.yaml exists and answers as documented.
+
+#include "server/http_api.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <yaml-cpp/yaml.h>
+
+#include <thread>
+
+#include "server/local_executor.h"
+#include "server/test_cluster.h"
+#include "server/test_util.h"
+#include "server/tokens.h"
+
+namespace boreas::server {
+namespace {
+
+class ApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = Store::open(dir_.path() + "/boreas.db");
+    ASSERT_TRUE(s.is_ok());
+    store_ = std::move(*s);
+    executor_ = std::make_unique<LocalExecutor>(
+        LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(200), {"PATH=/usr/bin:/bin"}});
+    ctl_ = std::make_unique<Controller>(
+        ControllerConfig{test_cluster(2, 4), test_scheduler(), std::nullopt, Duration::millis(5), wall_clock}, *store_,
+        *executor_, metrics_);
+    ASSERT_TRUE(ctl_->recover().is_ok());
+    ctl_->start();
+    api_ = std::make_unique<ApiServer>(*ctl_, *store_, metrics_);
+    auto port = api_->bind("127.0.0.1", 0);
+    ASSERT_TRUE(port.is_ok());
+    port_ = *port;
+    server_ = std::thread([this] { api_->run(); });
+    auto t = create_token(*store_, {"root", Role::kAdmin, {}}, 0);
+    ASSERT_TRUE(t.is_ok());
+    token_ = *t;
+  }
+  void TearDown() override {
+    for (const LiveJob& j : ctl_->jobs()) {
+      (void)ctl_->cancel("root", j.id);
+    }
+    api_->stop();
+    server_.join();
+    ctl_->stop();
+  }
+  httplib::Result send(const std::string& method, const std::string& path, bool auth,
+                       const std::string& body = "{}") {
+    httplib::Client c("127.0.0.1", port_);
+    httplib::Headers h;
+    if (auth) {
+      h.emplace("Authorization", "Bearer " + token_);
+    }
+    return method == "get" ? c.Get(path, h) : c.Post(path, h, body, "application/json");
+  }
+  uint32_t running_job() {
+    SubmitRequest r;
+    r.command = {"sleep", "30"};
+    auto j = ctl_->submit("root", r);
+    EXPECT_TRUE(j.is_ok());
+    for (int i = 0; i < 500 && ctl_->job(j->id)->state != JobState::kRunning; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return j->id.value();
+  }
+
+  TempDir dir_;
+  MetricsRegistry metrics_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<LocalExecutor> executor_;
+  std::unique_ptr<Controller> ctl_;
+  std::unique_ptr<ApiServer> api_;
+  std::thread server_;
+  int port_ = 0;
+  std::string token_;
+};
+
+std::string fill_path(std::string path, const std::string& id, const std::string& node) {
+  for (const auto& [key, value] : {std::pair{"{id}", id}, std::pair{"{node}", node}}) {
+    if (auto at = path.find(key); at != std::string::npos) {
+      path.replace(at, std::string(key).size(), value);
+    }
+  }
+  return path;
+}
+
+bool documents(const YAML::Node& op, int code) { return bool(op["responses"][std::to_string(code)]); }
+
+TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
+  const YAML::Node spec = YAML::LoadFile(std::string(BOREAS_SOURCE_DIR) + "/docs/api/openapi.yaml");
+  const std::string body = R"({"command": ["true"]})";
+  int checked = 0;
+  for (const auto& path : spec["paths"]) {
+    for (const auto& method : path.second) {
+      const std::string route = path.first.as<std::string>();
+      const std::string verb = method.first.as<std::string>();
+      const YAML::Node& op = method.second;
+      SCOPED_TRACE(verb + " " + route);
+      const std::string url = fill_path(route, std::to_string(running_job()), "node0");
+      auto res = send(verb, url, true, body);
+      ASSERT_TRUE(res);
+      EXPECT_EQ(res->status / 100, 2) << res->body;
+      EXPECT_TRUE(documents(op, res->status)) << res->status << " is not documented";
+      const bool secured = !(op["security"] && op["security"].size() == 0);
+      if (secured) {
+        auto anon = send(verb, url, false, body);
+        ASSERT_TRUE(anon);
+        EXPECT_EQ(anon->status, 401);
+        EXPECT_TRUE(documents(op, 401));
+      }
+      if (route.find('{') != std::string::npos && documents(op, 404)) {
+        auto missing = send(verb, fill_path(route, "999", "nope"), true, body);
+        ASSERT_TRUE(missing);
+        EXPECT_EQ(missing->status, 404) << missing->body;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 13);
+}
+
+TEST_F(ApiTest, BadBodiesAre400WithWhereAndTheDaemonKeepsServing) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"command\": [\"true\"], \"gpus\": 1.5}", "$.gpus"},
+      {"{\"command\": [\"true\"], \"extra\": 1}", "$.extra: unknown field"},
+      {"{\"command\": []}", "$.command"},
+      {"[1, 2]", "expected a JSON object"},
+      {"{\"command\": [\"true\"], \"gpus\": 99}", "can never fit"},
+      {"\xff\xfe", "not valid JSON"},
+  };
+  for (const auto& [body, where] : cases) {
+    auto res = send("post", "/v1/jobs", true, body);
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 400) << body;
+    EXPECT_NE(res->body.find(where), std::string::npos) << res->body;
+  }
+  auto big = send("post", "/v1/jobs", true, std::string(2 << 20, ' '));
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 413);
+  auto health = send("get", "/healthz", false);
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+}
+
+}  // namespace
+}  // namespace boreas::server

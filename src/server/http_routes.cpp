@@ -1,0 +1,232 @@
+// The API's job and cluster routes (docs/api/openapi.yaml).
+
+#include <httplib.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "server/auth.h"
+#include "server/http_api.h"
+#include "server/http_util.h"
+#include "server/job_json.h"
+#include "server/job_records.h"
+#include "server/tokens.h"
+
+namespace boreas::server {
+namespace {
+
+using nlohmann::json;
+
+Time now_wall() {
+  return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count());
+}
+
+std::optional<Principal> principal_of(Store& store, const httplib::Request& req) {
+  const std::string header = req.get_header_value("Authorization");
+  constexpr std::string_view kBearer = "Bearer ";
+  if (header.rfind(kBearer, 0) != 0) {
+    return std::nullopt;
+  }
+  return authenticate(store, header.substr(kBearer.size()));
+}
+
+std::optional<uint32_t> id_of(const httplib::Request& req) {
+  const std::string s = req.matches[1].str();
+  if (s.empty() || s.size() > 9) {
+    return std::nullopt;
+  }
+  const uint32_t v = static_cast<uint32_t>(std::stoul(s));  // the route admits digits only
+  return v == 0 ? std::nullopt : std::optional<uint32_t>(v);
+}
+
+// A request after authentication: who is asking, and how to answer and audit it.
+class Exchange {
+ public:
+  Exchange(Store& store, const httplib::Request& req, httplib::Response& res)
+      : store_(store), res_(res), who_(principal_of(store, req)) {}
+
+  const std::optional<Principal>& who() const { return who_; }
+  std::string name() const { return who_ ? who_->name : "-"; }
+
+  // Answers 401/403 (audited when `action` mutates) and returns false unless allowed.
+  bool allow(Action action, const Scope& scope, const std::string& audit_action,
+             const std::string& target) {
+    const Decision d = authorize(who_, action, scope);
+    if (d == Decision::kAllow) {
+      return true;
+    }
+    const int code = d == Decision::kUnauthenticated ? 401 : 403;
+    if (code == 401) {
+      res_.set_header("WWW-Authenticate", "Bearer");
+      send_error(res_, 401, "missing or unknown bearer token; send `Authorization: Bearer <token>` "
+                            "(an admin creates one with `boreas token create`)");
+    } else {
+      send_error(res_, 403, "token of `" + name() + "` (" + std::string(to_string(who_->role)) +
+                                ") may not " + std::string(to_string(action)) + " in queue `" +
+                                scope.queue + "`");
+    }
+    audit(audit_action, target, std::to_string(code));
+    return false;
+  }
+  void fail(const Status& s, const std::string& audit_action, const std::string& target) {
+    send_error(res_, http_status(s), s.message());
+    audit(audit_action, target, std::to_string(http_status(s)));
+  }
+  void audit(const std::string& action, const std::string& target, const std::string& result) {
+    if (!action.empty()) {
+      (void)store_.write({{audit_row(now_wall(), name(), action, target, result)}});
+    }
+  }
+
+ private:
+  Store& store_;
+  httplib::Response& res_;
+  std::optional<Principal> who_;
+};
+
+json job_json(Controller& c, const LiveJob& j) { return job_to_json(j, c.node_name(j.node)); }
+
+}  // namespace
+
+void ApiServer::add_job_routes() {
+  http_->Post("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    if (!ex.who()) {
+      ex.allow(Action::kSubmit, {}, "submit", "job/-");
+      return;
+    }
+    auto parsed = parse_submit(req.body);
+    if (!parsed.is_ok()) {
+      ex.fail(parsed.status(), "submit", "job/-");
+      return;
+    }
+    if (!ex.allow(Action::kSubmit, {parsed->queue, ex.name()}, "submit", "queue/" + parsed->queue)) {
+      return;
+    }
+    auto job = controller_.submit(ex.name(), std::move(*parsed));
+    if (!job.is_ok()) {
+      ex.fail(job.status(), "submit", "job/-");
+      return;
+    }
+    send_json(res, 201, job_json(controller_, *job));
+  });
+
+  http_->Get("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    if (!ex.who()) {
+      ex.allow(Action::kReadJob, {}, "", "");
+      return;
+    }
+    const std::string state = req.get_param_value("state");
+    const std::string queue = req.get_param_value("queue");
+    const std::string owner = req.get_param_value("owner");
+    json out = json::array();
+    for (const LiveJob& j : controller_.jobs()) {
+      const bool visible = authorize(ex.who(), Action::kReadJob, {j.request.queue, j.owner}) == Decision::kAllow;
+      const bool match = (state.empty() || state == to_string(j.state)) &&
+                         (queue.empty() || queue == j.request.queue) && (owner.empty() || owner == j.owner);
+      if (visible && match) {
+        out.push_back(job_json(controller_, j));
+      }
+    }
+    send_json(res, 200, {{"jobs", out}});
+  });
+
+  http_->Get(R"(/v1/jobs/(\d+)(/why)?)", [this](const httplib::Request& req, httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    if (!ex.who()) {
+      ex.allow(Action::kReadJob, {}, "", "");
+      return;
+    }
+    const auto id = id_of(req);
+    auto job = id ? controller_.job(JobId(*id)) : Result<LiveJob>(not_found("no such job"));
+    if (!job.is_ok()) {
+      ex.fail(job.status(), "", "");
+      return;
+    }
+    if (!ex.allow(Action::kReadJob, {job->request.queue, job->owner}, "", "")) {
+      return;
+    }
+    if (req.matches[2].length() > 0) {
+      send_json(res, 200, {{"id", *id}, {"state", to_string(job->state)}, {"reason", job->reason}});
+      return;
+    }
+    send_json(res, 200, job_json(controller_, *job));
+  });
+
+  http_->Post(R"(/v1/jobs/(\d+)/(cancel|checkpoint))", [this](const httplib::Request& req,
+                                                              httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    const std::string verb = req.matches[2].str();
+    const Action action = verb == "cancel" ? Action::kCancel : Action::kCheckpoint;
+    const std::string target = "job/" + req.matches[1].str();
+    if (!ex.who()) {
+      ex.allow(action, {}, verb, target);
+      return;
+    }
+    const auto id = id_of(req);
+    auto job = id ? controller_.job(JobId(*id)) : Result<LiveJob>(not_found("no such job"));
+    if (!job.is_ok()) {
+      ex.fail(job.status(), verb, target);
+      return;
+    }
+    if (!ex.allow(action, {job->request.queue, job->owner}, verb, target)) {
+      return;
+    }
+    auto done = action == Action::kCancel ? controller_.cancel(ex.name(), JobId(*id))
+                                          : controller_.checkpoint(ex.name(), JobId(*id));
+    if (!done.is_ok()) {
+      ex.fail(done.status(), verb, target);
+      return;
+    }
+    send_json(res, 200, job_json(controller_, *done));
+  });
+}
+
+void ApiServer::add_cluster_routes() {
+  http_->Get("/v1/queues", [this](const httplib::Request& req, httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    if (!ex.allow(Action::kReadCluster, {}, "", "")) {
+      return;
+    }
+    json out = json::array();
+    for (const QueueView& q : controller_.queues()) {
+      out.push_back({{"name", q.name}, {"pending", q.pending}, {"running", q.running},
+                     {"gpus_in_use", q.gpus_in_use}});
+    }
+    send_json(res, 200, {{"queues", out}});
+  });
+
+  http_->Get("/v1/nodes", [this](const httplib::Request& req, httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    if (!ex.allow(Action::kReadCluster, {}, "", "")) {
+      return;
+    }
+    json out = json::array();
+    for (const NodeView& n : controller_.nodes()) {
+      out.push_back({{"name", n.name}, {"gpu_type", n.gpu_type}, {"gpus", n.gpus},
+                     {"free_gpus", n.free_gpus}, {"drained", n.drained}});
+    }
+    send_json(res, 200, {{"nodes", out}});
+  });
+
+  http_->Post(R"(/v1/nodes/([A-Za-z0-9._-]+)/(drain|resume))", [this](const httplib::Request& req,
+                                                                      httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    const std::string node = req.matches[1].str();
+    const std::string verb = req.matches[2].str();
+    if (!ex.allow(Action::kDrainNode, {}, verb, "node/" + node)) {
+      return;
+    }
+    Status s = controller_.set_drained(ex.name(), node, verb == "drain");
+    if (!s.is_ok()) {
+      ex.fail(s, verb, "node/" + node);
+      return;
+    }
+    send_json(res, 200, {{"name", node}, {"drained", verb == "drain"}});
+  });
+}
+
+}  // namespace boreas::server
