@@ -90,11 +90,13 @@ Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::C
 }
 
 Demand BoreasScheduler::guess_demand(const JobSpec& spec, const state::ClusterView& view) {
-  const auto& allowed = types_.allowed(spec, view);
-  if (allowed.empty()) {
-    return {};
+  // The first allowed type the cluster has (the catalog lists types the cluster may lack).
+  for (GpuTypeId t : types_.allowed(spec, view)) {
+    if (book_->capacity(t) > 0) {
+      return Demand{TypeCount{t, spec.gpus}};
+    }
   }
-  return Demand{TypeCount{allowed.front(), spec.gpus}};
+  return {};
 }
 
 void BoreasScheduler::account(Round& r) {

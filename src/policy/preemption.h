@@ -18,7 +18,8 @@ struct PreemptionOptions {
   bool enabled = true;
   Duration min_runtime = Duration::seconds(600);    // before a priority preemption may hit a job
   Duration hysteresis = Duration::seconds(3600);    // no preempting back within this window
-  uint32_t max_per_round = 16;                      // victims per scheduling round
+  uint32_t max_per_round = 256;  // victims per round: above the largest gang, so 1-GPU victims can
+                                 // always make room for a reclaiming gang
   uint32_t max_per_job = 3;  // after this many, a job starts only on unreclaimable capacity
 };
 

@@ -69,6 +69,7 @@ class QuotaBook {
   uint64_t guaranteed(uint32_t queue, GpuTypeId type) const;
   uint64_t usage(uint32_t queue, GpuTypeId type) const;
   std::optional<GpuTypeId> first_type(uint32_t queue) const;
+  uint64_t capacity(GpuTypeId type) const { return capacity_[type.value()]; }
 
  private:
   struct Entry {

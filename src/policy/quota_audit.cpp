@@ -41,11 +41,16 @@ uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   for (JobId j : state.running()) {
     up(queue_of(j, state), [&](uint32_t q) { used[q] += state.spec(j).gpus; });
   }
-  for (JobId j : state.pending()) {
-    const uint32_t gpus = state.spec(j).gpus;
-    up(queue_of(j, state), [&](uint32_t q) {
+  size_t open = 0;  // queues with unused guarantee left to fill; none left = stop scanning
+  for (size_t q = 0; q < n; ++q) {
+    open += used[q] < guaranteed_[q] ? 1 : 0;
+  }
+  for (auto it = state.pending().begin(); it != state.pending().end() && open > 0; ++it) {
+    const uint32_t gpus = state.spec(*it).gpus;
+    up(queue_of(*it, state), [&](uint32_t q) {
       if (used[q] + wanted[q] + gpus <= guaranteed_[q]) {
         wanted[q] += gpus;  // this gang fits in the unused guarantee: the queue is owed it
+        open -= used[q] + wanted[q] == guaranteed_[q] ? 1 : 0;
       }
     });
   }
