@@ -151,7 +151,26 @@ bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
                                   r.view.spec(job).gpus, 0, 0, 0, 0});
     return false;
   }
-  auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch);
+  // Reclaim takes a queue down to its guarantee, never below: a victim from another queue joins
+  // only while the victims already chosen from its queue leave that queue above its guarantee.
+  const int32_t mine = jobs_[job.value()].queue;
+  auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
+    const int32_t q = jobs_[c.value()].queue;
+    if (q == mine) {
+      return true;
+    }
+    const Demand d = demand_of(r.view.record(c).gpus, r.view);
+    if (d.empty()) {
+      return false;
+    }
+    uint64_t taken = 0;
+    for (JobId v : chosen) {
+      taken += jobs_[v.value()].queue == q ? r.view.spec(v).gpus : 0;
+    }
+    const uint64_t used = book_->usage(static_cast<uint32_t>(q), d.front().type);
+    return used > taken + book_->guaranteed(static_cast<uint32_t>(q), d.front().type);
+  };
+  auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch, may_add);
   if (!ev) {
     return false;
   }

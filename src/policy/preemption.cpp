@@ -64,7 +64,7 @@ std::optional<std::vector<JobId>> single(const JobSpec& job, const std::vector<J
 }
 
 std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> cands, uint32_t max_victims,
-                                         Placement& p, Scratch& s) {
+                                         Placement& p, Scratch& s, const VictimFilter& may_add) {
   const auto& v = s.view();
   std::stable_sort(cands.begin(), cands.end(),
                    [&](JobId a, JobId b) { return v.spec(a).gpus > v.spec(b).gpus; });
@@ -72,6 +72,9 @@ std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> 
   for (JobId c : cands) {
     if (chosen.size() >= max_victims) {
       break;
+    }
+    if (!may_add(chosen, c)) {
+      continue;
     }
     chosen.push_back(c);
     if (fits_without(job, chosen, p, s)) {
@@ -94,7 +97,7 @@ std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> 
 }  // namespace
 
 std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
-                                       Placement& placement, Scratch& scratch) {
+                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add) {
   if (candidates.empty() || max_victims == 0) {
     return std::nullopt;
   }
@@ -103,7 +106,7 @@ std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> ca
                    [&](JobId a, JobId b) { return lost_work(a, v) * v.spec(a).gpus < lost_work(b, v) * v.spec(b).gpus; });
   auto victims = single(job, candidates, placement, scratch);
   if (!victims) {
-    victims = greedy(job, candidates, max_victims, placement, scratch);
+    victims = greedy(job, candidates, max_victims, placement, scratch, may_add);
   }
   if (!victims) {
     return std::nullopt;

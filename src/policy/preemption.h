@@ -5,6 +5,7 @@
 // preempted it within a window; a cap on victims per round.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -54,7 +55,10 @@ struct Eviction {
   std::vector<JobId> victims;
   std::vector<GpuId> gpus;
 };
+// `may_add(chosen, c)`: whether c may join the victims already chosen (e.g. its queue would stay
+// above its guarantee); any single candidate may be chosen alone.
+using VictimFilter = std::function<bool(const std::vector<JobId>& chosen, JobId candidate)>;
 std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
-                                       Placement& placement, Scratch& scratch);
+                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add);
 
 }  // namespace boreas::policy
