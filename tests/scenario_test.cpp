@@ -160,3 +160,51 @@ TEST(Scenarios, EveryPolicyAndPlacementKeepsProperties) {
 
 }  // namespace
 }  // namespace boreas
+
+namespace boreas {
+namespace {
+
+TEST(Metrics, PercentilesInterpolateLinearly) {
+  const std::vector<double> v{1, 2, 3, 4};
+  EXPECT_DOUBLE_EQ(sim::percentile(v, 50), 2.5);
+  EXPECT_DOUBLE_EQ(sim::percentile(v, 99), 3.97);
+  EXPECT_DOUBLE_EQ(sim::percentile(v, 0), 1);
+  EXPECT_DOUBLE_EQ(sim::percentile(std::vector<double>{}, 50), 0);
+}
+
+// fifo on basic.txt: JCTs 10, 15, 17, 17, 35; queue times 0, 10, 14, 13, 15; makespan 38;
+// utilization (2·10 + 4·5 + 1·3 + 2·4 + 2·20) / (4 · 38) = 91 / 152.
+TEST(Metrics, SummaryOfTheBasicScenario) {
+  auto s = parse_scenario(BOREAS_SOURCE_DIR "/tests/scenarios/basic.txt");
+  const auto out = run_checked(s->cluster, s->jobs, "fifo", s->options);
+  EXPECT_DOUBLE_EQ(out.summary.avg_jct_s, 18.8);
+  EXPECT_DOUBLE_EQ(out.summary.p50_jct_s, 17);
+  EXPECT_DOUBLE_EQ(out.summary.avg_queue_s, 10.4);
+  EXPECT_DOUBLE_EQ(out.summary.makespan_s, 38);
+  EXPECT_DOUBLE_EQ(out.summary.utilization, 91.0 / 152.0);
+  EXPECT_EQ(out.summary.queues.at("default").jobs, 5u);
+}
+
+}  // namespace
+}  // namespace boreas
+
+namespace boreas {
+namespace {
+
+// A gang that can never fit (too large, or asking for a GPU type the cluster lacks) is cancelled
+// at arrival with a reason, instead of blocking strict FIFO forever.
+TEST(Scenarios, ImpossibleJobsAreCancelledNotBlocking) {
+  const Cluster cluster = testing::uniform_cluster(1, 1, 4);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 10).add(0, 1, 10).add(1, 1, 5);
+  jobs.jobs()[1].gpu_types = jobs.symbols().intern("H100-SXM");
+  const auto out = run_checked(cluster, jobs, "fifo", {});
+  EXPECT_EQ(out.result.jobs[0].state, JobState::kCancelled);
+  EXPECT_EQ(out.result.never_started[0], sim::NeverStarted::kExceedsCluster);
+  EXPECT_EQ(out.result.jobs[1].state, JobState::kCancelled);
+  EXPECT_EQ(out.result.jobs[2].first_start, Time::from_seconds(1));
+  EXPECT_EQ(out.result.jobs[2].end, Time::from_seconds(6));
+}
+
+}  // namespace
+}  // namespace boreas

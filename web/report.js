@@ -31,7 +31,7 @@
   }
 
   function chartWidth(card) {
-    return Math.max(320, card.clientWidth - 240);
+    return Math.max(320, card.clientWidth - 260);
   }
 
   function draw(card, spec, label) {
@@ -46,7 +46,7 @@
         font: 'Inter, Segoe UI, Helvetica Neue, Arial, sans-serif',
         axis: { labelColor: '#5b6475', titleColor: '#1d2330', gridColor: '#eef1f5', domainColor: '#c7cfdb',
                 titleFontWeight: 600 },
-        legend: { labelColor: '#1d2330', titleColor: '#5b6475', orient: 'right', labelLimit: 220 },
+        legend: { labelColor: '#1d2330', titleColor: '#5b6475', orient: 'right', labelLimit: 200, titleLimit: 200 },
         view: { stroke: null },
       },
     }, spec);
@@ -85,12 +85,11 @@
     axis: { tickCount: 12, labelFlush: true } };
 
   // --- sections -----------------------------------------------------------------------------
-  function bestIndex(rows, col, better) {
-    const vals = rows.map((r) => r.values[col]);
-    const present = vals.filter((v) => v !== null);
-    if (!better || present.length < 2 || present.every((v) => v === present[0])) return -1;
-    const target = better === 'lower' ? Math.min(...present) : Math.max(...present);
-    return vals.indexOf(target);
+  // The best value of a column (every row holding it is highlighted), or null when all tie.
+  function bestValue(rows, col, better) {
+    const present = rows.map((r) => r.values[col]).filter((v) => v !== null);
+    if (!better || present.length < 2 || present.every((v) => v === present[0])) return null;
+    return better === 'lower' ? Math.min(...present) : Math.max(...present);
   }
 
   function comparisonTable() {
@@ -99,11 +98,11 @@
       'energy and cost; higher for utilization and fairness). A dash means the run did not record it.');
     const { columns, rows } = data.table;
     const head = el('tr', {}, [el('th', {}, ['Policy'])].concat(columns.map((c) => el('th', {}, [c.label]))));
-    const best = columns.map((c, i) => bestIndex(rows, i, c.better));
+    const best = columns.map((c, i) => bestValue(rows, i, c.better));
     const body = rows.map((r, ri) => el('tr', { 'data-policy': r.policy }, [
       el('td', { class: 'policy' }, [el('span', { class: 'swatch', style: 'background:' +
         PALETTE[ri % PALETTE.length] }), r.policy]),
-    ].concat(columns.map((c, i) => el('td', best[i] === ri ? { class: 'best' } : {},
+    ].concat(columns.map((c, i) => el('td', best[i] !== null && r.values[i] === best[i] ? { class: 'best' } : {},
       [formatValue(r.values[i], c.format)])))));
     const table = el('table', { class: 'compare', id: 'comparison-table' },
       [el('thead', {}, [head]), el('tbody', {}, body)]);
@@ -232,6 +231,9 @@
       'darker cells had more GPUs busy on average. Hot rows next to pale ones show where placement packs work.');
     const maps = data.heatmap.filter((h) => h.cells.length);
     if (!maps.length) return note(card, 'The runs have no job runs (runs.csv is empty), so there is nothing to place on racks.');
+    // One colour scale and one time axis for every policy, so their heatmaps compare cell by cell.
+    const busiest = Math.max(1, ...maps.map((h) => Math.max(...h.cells.map((c) => c[2]))));
+    const horizon = Math.max(...maps.map((h) => (1 + Math.max(...h.cells.map((c) => c[1]))) * h.bin_h));
     maps.forEach((h) => {
       if (h.racks_total > h.racks.length) {
         note(card, `${h.policy}: showing the ${h.racks.length} busiest of ${h.racks_total} racks.`);
@@ -241,9 +243,9 @@
         width: chartWidth(card), height: Math.min(520, Math.max(60, 14 * h.racks.length)), data: { values: rows },
         mark: { type: 'rect' },
         encoding: {
-          x: Object.assign({}, hoursAxis, { field: 't0' }), x2: { field: 't1' },
+          x: Object.assign({}, hoursAxis, { field: 't0', scale: { domain: [0, horizon], nice: false } }), x2: { field: 't1' },
           y: { field: 'rack', type: 'ordinal', title: 'Rack', sort: h.racks, axis: { labelLimit: 120 } },
-          color: { field: 'v', type: 'quantitative', title: 'Busy GPUs (mean)', scale: { scheme: 'blues' } },
+          color: { field: 'v', type: 'quantitative', title: 'Busy GPUs (mean)', scale: { scheme: 'blues', domain: [0, busiest] } },
           tooltip: [{ field: 'rack' }, { field: 't0', title: 'from hour', format: ',.1f' }, { field: 'v', title: 'busy GPUs', format: ',.1f' }],
         },
       }, 'Racks — ' + h.policy);

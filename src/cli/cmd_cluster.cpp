@@ -109,7 +109,20 @@ std::string formatted(const char* format, double v) {
   return buf;
 }
 
-void print_text(const config::ClusterSummary& s) {
+void print_fabric(const Cluster& c) {
+  std::cout << "fabric:";
+  if (c.fabric.empty()) {
+    std::cout << " none given";
+  }
+  for (size_t i = 0; i < c.fabric.size(); ++i) {
+    const FabricTier& t = c.fabric[i];
+    std::cout << (i == 0 ? " " : "; ") << t.name << " " << formatted("%g", t.bandwidth_gbps)
+              << " GB/s per GPU (" << t.latency.us() << " us)";
+  }
+  std::cout << "\n";
+}
+
+void print_text(const config::ClusterSummary& s, const Cluster& c) {
   std::cout << "cluster " << s.name << ": " << s.zones.size() << " zones, " << grouped(s.racks) << " racks, "
             << grouped(s.nodes) << " nodes (" << grouped(s.cpu_only_nodes) << " CPU-only), "
             << grouped(s.gpus) << " GPUs, " << grouped(s.cpus) << " CPU cores, " << grouped(s.memory_gib)
@@ -131,6 +144,7 @@ void print_text(const config::ClusterSummary& s) {
             << "facility at zone PUE: " << formatted("%.1f", s.facility_power_kw) << " kW\n"
             << "on-demand price: $" << formatted("%.2f", s.on_demand_usd_per_hour)
             << "/hour (catalog $/GPU-hour; types without a price count as $0)\n";
+  print_fabric(c);
   std::cout.flush();
 }
 
@@ -145,7 +159,7 @@ int run_show(const ClusterArgs& args) {
   if (args.json) {
     std::cout << to_json(summary, *cluster).dump(2) << "\n";
   } else {
-    print_text(summary);
+    print_text(summary, *cluster);
   }
   return kExitOk;
 }

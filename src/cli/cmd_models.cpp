@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "config/cluster_spec.h"
+#include "models/site.h"
 #include "models/validation.h"
 
 namespace boreas::cli {
@@ -37,6 +39,75 @@ void print_sweep(const models::ValidationReport& r) {
   }
 }
 
+const char* throttle_name(models::Throttle t) {
+  switch (t) {
+    case models::Throttle::kSoftware:
+      return "sw-slowdown";
+    case models::Throttle::kHardware:
+      return "hw-slowdown";
+    case models::Throttle::kNone:
+      break;
+  }
+  return "none";
+}
+
+void print_zones(const Cluster& c, const models::SiteThermal& site) {
+  std::printf("%-14s %-14s %8s %12s %14s %9s\n", "zone", "cooling", "IT kW", "facility kW", "cap kW",
+              "cap clock");
+  for (const models::ZonePower& z : site.zones) {
+    const Zone& zone = c.zones[z.zone];
+    std::printf("%-14s %-14s %8.1f %12.1f %14.1f %9.3f%s\n", zone.name.c_str(),
+                std::string(to_string(zone.cooling)).c_str(), z.it_kw, z.facility_kw, zone.power_cap_kw,
+                z.cap.clock, z.cap.meets_cap ? "" : " (cap not met)");
+  }
+}
+
+// One rack's columns after the rack count.
+std::string rack_columns(const Cluster& c, const models::RackThermal& r) {
+  const Rack& rack = c.racks[r.rack];
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%6u %8.1f %10.1f %9.1f %10.1f %-12s %6.3f", r.gpus, r.it_kw,
+                rack.cooling_limit_kw, r.inlet_c, r.gpu_temp_c, throttle_name(r.throttle.level),
+                r.throttle.clock);
+  return c.zones[rack.zone.value()].name + "\t" + buf;
+}
+
+// Consecutive racks that come out identical print as one line with their count.
+void print_racks(const Cluster& c, const models::SiteThermal& site) {
+  std::printf("\n%-14s %6s %6s %8s %10s %9s %10s %-12s %6s\n", "zone", "racks", "GPUs", "rack kW", "cool. kW",
+              "inlet C", "GPU max C", "throttle", "clock");
+  for (size_t i = 0; i < site.racks.size();) {
+    const std::string line = rack_columns(c, site.racks[i]);
+    size_t run = 1;
+    while (i + run < site.racks.size() && rack_columns(c, site.racks[i + run]) == line) {
+      ++run;
+    }
+    const size_t tab = line.find('\t');
+    std::printf("%-14s %6zu %s\n", line.substr(0, tab).c_str(), run, line.substr(tab + 1).c_str());
+    i += run;
+  }
+}
+
+void print_site(const Cluster& c, const models::SiteThermal& site, double activity) {
+  std::printf("every GPU at activity %.2f, full clock, steady state (docs/models.md)\n\n", activity);
+  print_zones(c, site);
+  print_racks(c, site);
+}
+
+int run_site(const std::string& file, double activity) {
+  Result<Cluster> cluster = config::load_cluster_file(file);
+  if (!cluster.is_ok()) {
+    return report_error(cluster.status());
+  }
+  if (!(activity >= 0 && activity <= 1)) {
+    return report_error(invalid_argument("--activity must be in [0, 1], got " + std::to_string(activity)));
+  }
+  const models::SiteThermal site =
+      models::site_thermal(*cluster, activity, models::PowerParams{}, models::ThermalParams{});
+  print_site(*cluster, site, activity);
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_models_commands(CLI::App& app, Runner& runner) {
@@ -54,6 +125,14 @@ void add_models_commands(CLI::App& app, Runner& runner) {
       return kExitOk;
     };
   });
+  auto* site =
+      models->add_subcommand("site", "Rack power, inlet, GPU temperature and throttling of a cluster");
+  auto file = std::make_shared<std::string>();
+  auto activity = std::make_shared<double>(models::PowerParams{}.default_activity);
+  site->add_option("cluster", *file, "Cluster spec (YAML)")->required();
+  site->add_option("--activity", *activity, "GPU activity in [0, 1] for every GPU")->capture_default_str();
+  site->callback(
+      [&runner, file, activity] { runner.action = [file, activity] { return run_site(*file, *activity); }; });
 }
 
 }  // namespace boreas::cli

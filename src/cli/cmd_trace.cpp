@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "config/cluster_spec.h"
 #include "trace/native.h"
 #include "trace/stats.h"
 #include "trace/synth.h"
@@ -55,16 +56,32 @@ struct StatsFlags {
   InputFlags in;
   bool json = false;
   uint32_t gpus = 0;
+  std::string cluster;
 };
+
+// The GPU count to measure offered load against: --cluster's spec, --gpus, or none.
+Result<std::optional<uint32_t>> cluster_gpus(const StatsFlags& f) {
+  if (f.cluster.empty()) {
+    return f.gpus > 0 ? std::optional(f.gpus) : std::nullopt;
+  }
+  auto cluster = config::load_cluster_file(f.cluster);
+  if (!cluster.is_ok()) {
+    return cluster.status();
+  }
+  return std::optional(cluster->gpu_count());
+}
 
 int run_stats(const StatsFlags& f) {
   auto t = read_input(f.in);
   if (!t.is_ok()) {
     return report_error(t.status());
   }
+  const auto gpus = cluster_gpus(f);
+  if (!gpus.is_ok()) {
+    return report_error(gpus.status());
+  }
   const auto stats = trace::compute_stats(*t);
-  const std::optional<uint32_t> gpus = f.gpus > 0 ? std::optional(f.gpus) : std::nullopt;
-  std::cout << (f.json ? trace::stats_json(stats, gpus) : trace::stats_text(stats, gpus));
+  std::cout << (f.json ? trace::stats_json(stats, *gpus) : trace::stats_text(stats, *gpus));
   return kExitOk;
 }
 
@@ -137,7 +154,9 @@ void add_stats(CLI::App* trace_cmd, Runner& runner) {
   auto* cmd = trace_cmd->add_subcommand("stats", "Summarise a trace: jobs, span, GPUs, durations, queues");
   add_input_flags(cmd, flags->in, "file");
   cmd->add_flag("--json", flags->json, "Print JSON instead of a table");
-  cmd->add_option("--gpus", flags->gpus, "Cluster GPUs: also print the offered load against them");
+  auto* gpus = cmd->add_option("--gpus", flags->gpus, "Cluster GPUs: also print the offered load against them");
+  cmd->add_option("--cluster", flags->cluster, "Cluster spec (YAML): offered load against its GPUs")
+      ->excludes(gpus);
   cmd->callback([flags, &runner] { runner.action = [flags] { return run_stats(*flags); }; });
 }
 

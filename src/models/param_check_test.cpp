@@ -39,6 +39,9 @@ TEST(ParamCheck, ModelsRejectBadFields) {
   ThermalParams thermal;
   thermal.hw_slowdown_c = 80;  // below max_operating 85
   EXPECT_NE(validate(thermal).message().find("hw_slowdown_c"), std::string::npos);
+  thermal = ThermalParams{};
+  thermal.by_type.push_back({"X", 90, 88});
+  EXPECT_NE(validate(thermal).message().find("by_type[X].hw_slowdown_c"), std::string::npos);
   CostParams cost;
   cost.spot_discount = 1.5;
   EXPECT_NE(validate(cost).message().find("spot_discount"), std::string::npos);

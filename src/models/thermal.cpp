@@ -7,8 +7,11 @@
 namespace boreas::models {
 
 Status validate(const ThermalParams& p) {
-  return ParamCheck("thermal")
-      .positive("air.rise_at_tdp_c", p.air.rise_at_tdp_c)
+  ParamCheck check("thermal");
+  for (const ThrottleThresholds& t : p.by_type) {
+    check.at_least("by_type[" + t.gpu + "].hw_slowdown_c", t.hw_slowdown_c, t.max_operating_c);
+  }
+  return check.positive("air.rise_at_tdp_c", p.air.rise_at_tdp_c)
       .positive("air.tau_s", p.air.tau_s)
       .positive("direct_liquid.rise_at_tdp_c", p.direct_liquid.rise_at_tdp_c)
       .positive("direct_liquid.tau_s", p.direct_liquid.tau_s)
@@ -67,20 +70,42 @@ double rack_inlet_c(const Zone& zone, const Rack& rack, double rack_power_kw, co
   return zone.inlet_c + p.inlet_rise_c_per_kw * (rack_power_kw - rack.cooling_limit_kw);
 }
 
+ThrottleThresholds thresholds_for(const GpuType& type, const ThermalParams& p) {
+  for (const ThrottleThresholds& t : p.by_type) {
+    if (t.gpu == type.name) {
+      return t;
+    }
+  }
+  return {type.name, p.max_operating_c, p.hw_slowdown_c};
+}
+
 ThrottleState throttle_state(const GpuType& type, double activity, double inlet_c, const Rc& rc,
                              const PowerParams& power, const ThermalParams& p) {
+  const ThrottleThresholds limits = thresholds_for(type, p);
   const double full_w = gpu_power_w(type, activity, 1.0, power);
-  if (steady_state_c(inlet_c, full_w, rc) <= p.max_operating_c) {
+  if (steady_state_c(inlet_c, full_w, rc) <= limits.max_operating_c) {
     return {};
   }
   // Holding T at max_operating is a power cap of (max_operating − inlet) / R.
-  const double cap_w = (p.max_operating_c - inlet_c) / rc.r_c_per_w;
+  const double cap_w = (limits.max_operating_c - inlet_c) / rc.r_c_per_w;
   const CappedClock capped = clock_for_cap(type, activity, cap_w, power);
   const double sw_w = gpu_power_w(type, activity, capped.clock, power);
-  if (steady_state_c(inlet_c, sw_w, rc) >= p.hw_slowdown_c) {
+  if (steady_state_c(inlet_c, sw_w, rc) >= limits.hw_slowdown_c) {
     return {Throttle::kHardware, p.hw_slowdown_clock};
   }
   return {Throttle::kSoftware, capped.clock};
+}
+
+ThermalOutlook thermal_outlook(const GpuType& type, double activity, double t0_c, double inlet_c,
+                               const Rc& rc, const PowerParams& power, const ThermalParams& p) {
+  ThermalOutlook o;
+  const double full_w = gpu_power_w(type, activity, 1.0, power);
+  o.steady_c = steady_state_c(inlet_c, full_w, rc);
+  o.after = throttle_state(type, activity, inlet_c, rc, power, p);
+  if (o.after.level != Throttle::kNone) {
+    o.throttle_in = time_to_reach(t0_c, thresholds_for(type, p).max_operating_c, inlet_c, full_w, rc);
+  }
+  return o;
 }
 
 double facility_kwh(double it_kwh, double pue) {

@@ -2,6 +2,9 @@
 // Heat under hybrid cooling (FACTS §3.2–3.4): a first-order RC model per GPU advanced in closed
 // form, inlet heating of air racks over their cooling limit, thermal throttling, facility energy.
 
+#include <string>
+#include <vector>
+
 #include "core/gpu.h"
 #include "core/status.h"
 #include "core/time.h"
@@ -17,6 +20,13 @@ struct CoolingParams {
   double tau_s = 150;
 };
 
+// Throttle thresholds of one GPU type (catalog name), where FACTS §3.2 has them.
+struct ThrottleThresholds {
+  std::string gpu;
+  double max_operating_c = 85;
+  double hw_slowdown_c = 89;
+};
+
 struct ThermalParams {
   CoolingParams air{50, 150};           // 25 °C air → 75 °C at TDP; τ 150 s: 5τ = 12.5 min soak (T2)
   CoolingParams direct_liquid{25, 60};  // 35 °C warm water → 60 °C (T20 coolant 32–45 °C)
@@ -26,9 +36,14 @@ struct ThermalParams {
   double max_operating_c = 85;     // SW thermal slowdown starts (A100-SXM4-80GB, FACTS §3.2 T1)
   double hw_slowdown_c = 89;       // HW slowdown (A100 and H100 PCIe, FACTS §3.2)
   double hw_slowdown_clock = 0.5;  // "clocks cut by a factor of 2 or more" (T3)
+  // Per-type thresholds overriding the two above: H100 PCIe 87/89 °C (FACTS §3.2, T2).
+  std::vector<ThrottleThresholds> by_type{{"H100-PCIe", 87, 89}};
 };
 
 Status validate(const ThermalParams& p);
+
+// The thresholds for a type: its by_type row, else max_operating_c / hw_slowdown_c.
+ThrottleThresholds thresholds_for(const GpuType& type, const ThermalParams& p);
 
 const CoolingParams& cooling_params(CoolingKind kind, const ThermalParams& p);
 
@@ -60,8 +75,20 @@ struct ThrottleState {
 // The steady throttle state of a GPU at `activity` and this inlet: none when T_ss at full clock is
 // ≤ max_operating; software: the clock whose power holds T at max_operating (not below min_clock);
 // hardware: when even that leaves T ≥ hw_slowdown, the clock drops to hw_slowdown_clock.
+// Thresholds come from thresholds_for(type).
 ThrottleState throttle_state(const GpuType& type, double activity, double inlet_c, const Rc& rc,
                              const PowerParams& power, const ThermalParams& p);
+
+// What the engine schedules for a GPU that starts running at `t0_c`: when it will reach its
+// max-operating temperature at full clock (infinite when it never does) and the state it then
+// settles in. Between now and then the GPU runs at full clock.
+struct ThermalOutlook {
+  Duration throttle_in = Duration::infinite();
+  ThrottleState after;
+  double steady_c = 0;  // at full clock
+};
+ThermalOutlook thermal_outlook(const GpuType& type, double activity, double t0_c, double inlet_c,
+                               const Rc& rc, const PowerParams& power, const ThermalParams& p);
 
 // Facility energy = IT energy × PUE (FACTS §3.3).
 double facility_kwh(double it_kwh, double pue);

@@ -99,6 +99,35 @@ TEST_F(ThrottleTest, HardwareSlowdownHalvesTheClock) {
   EXPECT_EQ(s.clock, 0.5);
 }
 
+// H100 PCIe throttles at 87 °C (FACTS §3.2): at 45 °C inlet, full activity, its T_ss is
+// 45 + 50 = 95 °C; holding 87 °C allows 42 × 7 = 294 W of its 350 → clock ∛((294 − 35)/315).
+TEST(Thermal, PerTypeThresholds) {
+  GpuType pcie;
+  pcie.name = "H100-PCIe";
+  pcie.tdp_w = 350;
+  const ThermalParams p;
+  EXPECT_EQ(thresholds_for(pcie, p).max_operating_c, 87);
+  EXPECT_EQ(thresholds_for(h100(), p).max_operating_c, 85);
+  const ThrottleState s = throttle_state(pcie, 1.0, 45, rc_for(pcie, CoolingKind::kAir, p), PowerParams{}, p);
+  EXPECT_EQ(s.level, Throttle::kSoftware);
+  EXPECT_NEAR(s.clock, std::cbrt(259.0 / 315), 1e-9);
+}
+
+// H100 air at 45 °C inlet from a 45 °C start: T_ss 95 °C, onset at 85 °C after
+// 150 · ln(50/10) = 241.415687 s, then software slowdown at ∛(490/630).
+TEST(Thermal, OutlookGivesOnsetAndSettledState) {
+  const ThermalParams p;
+  const Rc rc = rc_for(h100(), CoolingKind::kAir, p);
+  const ThermalOutlook hot = thermal_outlook(h100(), 1.0, 45, 45, rc, PowerParams{}, p);
+  EXPECT_NEAR(hot.steady_c, 95, 1e-9);
+  EXPECT_NEAR(hot.throttle_in.to_seconds(), 241.415687, 1e-6);
+  EXPECT_EQ(hot.after.level, Throttle::kSoftware);
+  EXPECT_NEAR(hot.after.clock, 0.919641, 1e-6);
+  const ThermalOutlook cool = thermal_outlook(h100(), 1.0, 25, 25, rc, PowerParams{}, p);
+  EXPECT_TRUE(cool.throttle_in.is_infinite());
+  EXPECT_EQ(cool.after.level, Throttle::kNone);
+}
+
 TEST(Thermal, FacilityEnergyUsesPue) {
   EXPECT_NEAR(facility_kwh(100, default_pue(CoolingKind::kDirectLiquid)), 115, 1e-9);
   EXPECT_NEAR(facility_kwh(100, default_pue(CoolingKind::kAir)), 150, 1e-9);

@@ -95,4 +95,31 @@ double ThroughputModel::relative_speed(std::string_view job_class, const GpuType
   return rate(cls, to) / rate(cls, from);
 }
 
+ThroughputTable::ThroughputTable(const ThroughputModel& model, const GpuCatalog& catalog)
+    : types_(catalog.size()) {
+  const ThroughputParams& p = model.params();
+  for (const JobClassProfile& cls : p.classes) {
+    for (const GpuType& type : catalog.types()) {
+      if (!validate_for_throughput(type).is_ok()) {
+        full_.push_back(0);
+        compute_time_.push_back(0);
+        continue;
+      }
+      const double compute = model.effective_tflops(type) / p.anchor_tflops;
+      const double memory = type.memory_bandwidth_gbps / p.anchor_bandwidth_gbps;
+      compute_time_.push_back(cls.compute_share / compute);
+      full_.push_back(1.0 / (compute_time_.back() + (1.0 - cls.compute_share) / memory));
+    }
+  }
+}
+
+double ThroughputTable::rate(size_t cls, GpuTypeId type, double clock_factor) const {
+  const size_t i = cls * types_ + type.value();
+  if (full_[i] == 0) {
+    return 0;
+  }
+  const double time = 1.0 / full_[i] + compute_time_[i] * (1.0 / clock_factor - 1.0);
+  return 1.0 / time;
+}
+
 }  // namespace boreas::models

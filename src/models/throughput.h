@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/gpu.h"
+#include "core/ids.h"
 #include "core/status.h"
 
 namespace boreas::models {
@@ -57,6 +58,25 @@ class ThroughputModel {
 
  private:
   ThroughputParams params_;
+};
+
+// Rates of every class on every type of a catalog, resolved once: the engine's per-event lookups
+// and the hetero policy's class × type throughput matrix (Gavel) need no string compares.
+class ThroughputTable {
+ public:
+  // Types the model cannot rate (validate_for_throughput fails) get rate 0.
+  ThroughputTable(const ThroughputModel& model, const GpuCatalog& catalog);
+  // Work per second relative to the anchor at full clock.
+  double rate(size_t cls, GpuTypeId type) const { return full_[cls * types_ + type.value()]; }
+  // At a clock factor: only the compute-bound share slows (as ThroughputModel::rate).
+  double rate(size_t cls, GpuTypeId type, double clock_factor) const;
+  size_t classes() const { return types_ == 0 ? 0 : full_.size() / types_; }
+  size_t types() const { return types_; }
+
+ private:
+  size_t types_ = 0;
+  std::vector<double> full_;          // [class][type] at clock 1
+  std::vector<double> compute_time_;  // [class][type]: share / compute, the part a clock stretches
 };
 
 }  // namespace boreas::models

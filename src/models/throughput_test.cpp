@@ -69,6 +69,23 @@ TEST(Throughput, ClockScalesComputeShareOnly) {
   EXPECT_NEAR(m.rate(m.class_index("transformer-training"), kH100, 0.5), 1 / 1.85, 1e-12);
 }
 
+TEST(Throughput, TableMatchesTheModelWithoutStringLookups) {
+  const ThroughputModel m(default_throughput_params());
+  GpuCatalog catalog;
+  ASSERT_TRUE(catalog.add(kV100));
+  ASSERT_TRUE(catalog.add(kH100));
+  ASSERT_TRUE(catalog.add(gpu("CPU-ONLY", 0, 0)));
+  const ThroughputTable table(m, catalog);
+  EXPECT_EQ(table.classes(), m.params().classes.size());
+  EXPECT_EQ(table.types(), 3u);
+  const size_t tr = m.class_index("transformer-training");
+  EXPECT_NEAR(table.rate(tr, GpuTypeId(0)), 1 / 7.311583, 1e-7);
+  EXPECT_NEAR(table.rate(tr, GpuTypeId(1)), 1.0, 1e-12);
+  EXPECT_NEAR(table.rate(tr, GpuTypeId(1), 0.5), 1 / 1.85, 1e-12);
+  EXPECT_NEAR(table.rate(tr, GpuTypeId(0), 0.7), m.rate(tr, kV100, 0.7), 1e-12);
+  EXPECT_EQ(table.rate(tr, GpuTypeId(2)), 0.0);
+}
+
 TEST(Throughput, ValidationNamesTheProblem) {
   ThroughputParams p = default_throughput_params();
   p.classes[0].compute_share = 1.5;

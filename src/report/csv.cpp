@@ -1,5 +1,6 @@
 #include "report/csv.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -10,14 +11,14 @@
 namespace boreas::report {
 namespace {
 
-// Splits text into records of fields, honouring quotes; calls `emit(fields, first_line)`.
+// Splits text into records of fields, honouring quotes. Field text goes into one arena string
+// and each field's end offset into `ends`, so a large file costs no allocation per cell.
 class RecordSplitter {
  public:
   explicit RecordSplitter(std::string_view text) : text_(text) {}
 
-  // Returns false at the end of the text. Blank lines are skipped.
-  bool next(std::vector<std::string>& fields, int64_t& first_line, bool& unterminated_quote) {
-    fields.clear();
+  // Appends the next record's fields; returns false at the end of the text. Blank lines are skipped.
+  bool next(std::string& arena, std::vector<size_t>& ends, int64_t& first_line, bool& unterminated_quote) {
     unterminated_quote = false;
     while (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r')) {
       line_ += text_[pos_] == '\n' ? 1 : 0;
@@ -27,40 +28,53 @@ class RecordSplitter {
       return false;
     }
     first_line = line_;
-    read_record(fields, unterminated_quote);
+    unterminated_quote = read_record(arena, ends);
     return true;
   }
 
  private:
-  void read_record(std::vector<std::string>& fields, bool& unterminated_quote) {
-    std::string field;
+  // Returns true when the text ends inside a quoted field.
+  bool read_record(std::string& arena, std::vector<size_t>& ends) {
     bool quoted = false;
     while (pos_ < text_.size()) {
       const char c = text_[pos_++];
       if (quoted) {
-        if (c == '"' && pos_ < text_.size() && text_[pos_] == '"') {
-          field += '"';
-          ++pos_;
-        } else if (c == '"') {
-          quoted = false;
-        } else {
-          line_ += c == '\n' ? 1 : 0;
-          field += c;
-        }
+        quoted = read_quoted_char(c, arena);
       } else if (c == '"') {
         quoted = true;
+      } else if (c != ',' && c != '\n' && c != '\r') {
+        append_plain_run(arena);  // most fields: copy up to the next delimiter at once
       } else if (c == ',') {
-        fields.push_back(std::move(field));
-        field.clear();
+        ends.push_back(arena.size());
       } else if (c == '\n') {
         ++line_;
         break;
-      } else if (c != '\r') {
-        field += c;
-      }
+      }  // a '\r' (of "\r\n") is dropped
     }
-    unterminated_quote = quoted;
-    fields.push_back(std::move(field));
+    ends.push_back(arena.size());
+    return quoted;
+  }
+
+  // One character inside quotes; returns whether the field is still quoted.
+  bool read_quoted_char(char c, std::string& arena) {
+    if (c == '"' && pos_ < text_.size() && text_[pos_] == '"') {
+      arena += '"';
+      ++pos_;
+      return true;
+    }
+    if (c == '"') {
+      return false;
+    }
+    line_ += c == '\n' ? 1 : 0;
+    arena += c;
+    return true;
+  }
+
+  // Appends text_[pos_ - 1] and the characters after it up to the next delimiter or quote.
+  void append_plain_run(std::string& arena) {
+    const size_t end = std::min(text_.find_first_of(",\n\r\"", pos_), text_.size());
+    arena.append(text_.substr(pos_ - 1, end - pos_ + 1));
+    pos_ = end;
   }
 
   std::string_view text_;
@@ -120,20 +134,25 @@ Result<CsvTable> CsvTable::parse(std::string_view text, std::string label) {
   CsvTable table;
   table.label_ = std::move(label);
   RecordSplitter splitter(text);
-  std::vector<std::string> fields;
+  std::string header_text;
+  std::vector<size_t> header_ends;
   int64_t line = 0;
   bool open_quote = false;
-  if (!splitter.next(fields, line, open_quote)) {
+  if (!splitter.next(header_text, header_ends, line, open_quote)) {
     return invalid_argument(table.label_ + ": the file is empty; expected a header line");
   }
-  table.header_ = fields;
-  while (splitter.next(fields, line, open_quote)) {
+  size_t begin = 0;
+  for (const size_t end : header_ends) {
+    table.header_.push_back(header_text.substr(begin, end - begin));
+    begin = end;
+  }
+  table.arena_.reserve(text.size());
+  while (splitter.next(table.arena_, table.ends_, line, open_quote)) {
     if (open_quote) {
       return invalid_argument(table.label_ + ":" + std::to_string(line) +
                               ": a quoted field is never closed; add the closing '\"'");
     }
-    BOREAS_RETURN_IF_ERROR(table.add_record(std::move(fields), line));
-    fields = {};
+    BOREAS_RETURN_IF_ERROR(table.check_record(line));
   }
   return table;
 }
@@ -148,17 +167,21 @@ Result<CsvTable> CsvTable::read_file(const std::string& path, std::string label)
   return parse(buffer.str(), std::move(label));
 }
 
-Status CsvTable::add_record(std::vector<std::string> fields, int64_t line) {
-  if (fields.size() != header_.size()) {
+Status CsvTable::check_record(int64_t line) {
+  const size_t fields = ends_.size() - line_of_row_.size() * header_.size();
+  if (fields != header_.size()) {
     return invalid_argument(label_ + ":" + std::to_string(line) + ": expected " +
                             std::to_string(header_.size()) + " fields as in the header, got " +
-                            std::to_string(fields.size()));
-  }
-  for (auto& f : fields) {
-    cells_.push_back(std::move(f));
+                            std::to_string(fields));
   }
   line_of_row_.push_back(line);
   return Status::ok();
+}
+
+std::string_view CsvTable::cell(size_t row, size_t col) const {
+  const size_t i = row * header_.size() + col;
+  const size_t begin = i == 0 ? 0 : ends_[i - 1];
+  return std::string_view(arena_).substr(begin, ends_[i] - begin);
 }
 
 std::optional<size_t> CsvTable::find_column(std::string_view name) const {
@@ -184,7 +207,7 @@ std::string CsvTable::where(size_t row) const {
 
 Status CsvTable::column_error(size_t row, size_t col, std::string_view expected) const {
   return invalid_argument(where(row) + "column '" + header_[col] + "': expected " + std::string(expected) +
-                          ", got '" + cell(row, col) + "'");
+                          ", got '" + std::string(cell(row, col)) + "'");
 }
 
 Result<double> CsvTable::number(size_t row, size_t col) const {

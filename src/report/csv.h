@@ -25,7 +25,8 @@ class CsvTable {
   // The column index, or an error naming the file and the missing column.
   Result<size_t> require_column(std::string_view name) const;
 
-  const std::string& cell(size_t row, size_t col) const { return cells_[row * header_.size() + col]; }
+  // Valid while the table lives.
+  std::string_view cell(size_t row, size_t col) const;
   // A number, or "jobs.csv:17: column 'jct_s': expected a number, got 'x'".
   Result<double> number(size_t row, size_t col) const;
   // Like number(), but an empty cell is a valid "absent" (std::nullopt).
@@ -38,12 +39,14 @@ class CsvTable {
   const std::string& label() const { return label_; }
 
  private:
-  Status add_record(std::vector<std::string> fields, int64_t line);
+  // Records the row just split at `line`, or says its field count differs from the header's.
+  Status check_record(int64_t line);
   Status column_error(size_t row, size_t col, std::string_view expected) const;
 
   std::string label_;
   std::vector<std::string> header_;
-  std::vector<std::string> cells_;  // row-major, header_.size() per row
+  std::string arena_;         // every cell's text, row-major, back to back
+  std::vector<size_t> ends_;  // end offset of each cell in arena_; a cell starts where the last ended
   std::vector<int64_t> line_of_row_;
 };
 

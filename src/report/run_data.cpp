@@ -37,14 +37,14 @@ Result<nlohmann::json> read_summary(const std::string& path, const std::string& 
 
 namespace {
 
-void add_queue_gpu_seconds(JobsData& data, const std::string& queue, double gpu_seconds) {
+void add_queue_gpu_seconds(JobsData& data, std::string_view queue, double gpu_seconds) {
   for (auto& [name, total] : data.gpu_seconds_by_queue) {
     if (name == queue) {
       total += gpu_seconds;
       return;
     }
   }
-  data.gpu_seconds_by_queue.emplace_back(queue, gpu_seconds);
+  data.gpu_seconds_by_queue.emplace_back(std::string(queue), gpu_seconds);
 }
 
 }  // namespace
@@ -117,13 +117,13 @@ Result<TimeSeries> read_timeseries(const CsvTable& table) {
 
 namespace {
 
-std::vector<std::string> split_nodes(const std::string& text) {
+std::vector<std::string> split_nodes(std::string_view text) {
   std::vector<std::string> nodes;
   size_t start = 0;
   while (start <= text.size()) {
     const size_t end = std::min(text.find(';', start), text.size());
     if (end > start) {
-      nodes.push_back(text.substr(start, end - start));
+      nodes.emplace_back(text.substr(start, end - start));
     }
     start = end + 1;
   }
@@ -135,17 +135,20 @@ Result<JobRun> read_run_row(const CsvTable& table, size_t r, const std::vector<s
   auto job = table.number(r, c[0]);
   auto index = table.number(r, c[1]);
   auto start = table.micros(r, c[2]);
-  auto end = table.micros(r, c[3]);
+  // A run still going when the simulation stopped has an empty end_s (closed in read_runs).
+  const bool open = table.cell(r, c[3]).empty();
+  auto end = open ? Result<int64_t>(*start) : table.micros(r, c[3]);
   auto gpus = table.number(r, c[5]);
   for (const auto* v : {&job, &index, &gpus}) {
     if (!v->is_ok()) {
       return v->status();
     }
   }
-  for (const auto* v : {&start, &end}) {
-    if (!v->is_ok()) {
-      return v->status();
-    }
+  if (!start.is_ok()) {
+    return start.status();
+  }
+  if (!end.is_ok()) {
+    return end.status();
   }
   if (*end < *start) {
     return invalid_argument(table.where(r) + "end_s is before start_s; a run cannot end before it starts");
@@ -156,8 +159,21 @@ Result<JobRun> read_run_row(const CsvTable& table, size_t r, const std::vector<s
   run.end_us = *end;
   run.gpus = static_cast<int64_t>(*gpus);
   run.nodes = split_nodes(table.cell(r, c[4]));
-  run.end_reason = table.cell(r, c[6]);
+  run.end_reason = open ? std::string("running") : std::string(table.cell(r, c[6]));
   return run;
+}
+
+// Runs without an end last until the latest time the file knows of.
+void close_open_runs(std::vector<JobRun>& runs) {
+  int64_t horizon = 0;
+  for (const auto& run : runs) {
+    horizon = std::max({horizon, run.start_us, run.end_us});
+  }
+  for (auto& run : runs) {
+    if (run.end_reason == "running") {
+      run.end_us = horizon;
+    }
+  }
 }
 
 }  // namespace
@@ -180,6 +196,7 @@ Result<std::vector<JobRun>> read_runs(const CsvTable& table) {
     }
     runs.push_back(std::move(*run));
   }
+  close_open_runs(runs);
   return runs;
 }
 

@@ -95,5 +95,18 @@ TEST(RunData, RunEndingBeforeStartIsRejected) {
   EXPECT_EQ(runs.status().message(), "runs.csv:2: end_s is before start_s; a run cannot end before it starts");
 }
 
+TEST(RunData, RunStillGoingAtTheEndLastsToTheLastKnownTime) {
+  // The simulator leaves end_s and end_reason empty for a run that had not ended.
+  auto table = CsvTable::parse(
+      "job_id,run,start_s,end_s,nodes,gpus,end_reason\n1,0,0,50.5,n1,1,completed\n2,0,10,,\"n1;n2\",2,\n",
+      "runs.csv");
+  ASSERT_TRUE(table.is_ok());
+  auto runs = read_runs(*table);
+  ASSERT_TRUE(runs.is_ok()) << runs.status().message();
+  EXPECT_EQ((*runs)[1].end_us, 50'500'000);
+  EXPECT_EQ((*runs)[1].end_reason, "running");
+  EXPECT_EQ((*runs)[1].nodes, (std::vector<std::string>{"n1", "n2"}));
+}
+
 }  // namespace
 }  // namespace boreas::report

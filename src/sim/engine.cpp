@@ -39,6 +39,12 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
   std::stable_sort(arrivals_.begin(), arrivals_.end(),
                    [&](JobId a, JobId b) { return jobs_[a.value()].submit < jobs_[b.value()].submit; });
   result_.never_started.assign(jobs.size(), NeverStarted::kNo);
+  for (const Node& n : cluster.nodes) {
+    if (n.gpu_type) {
+      gpus_by_type_.resize(std::max<size_t>(gpus_by_type_.size(), n.gpu_type->value() + 1), 0);
+      gpus_by_type_[n.gpu_type->value()] += n.gpu_count;
+    }
+  }
 }
 
 Time Engine::next_time() const {
@@ -57,9 +63,18 @@ void Engine::push(Time t, Kind kind, JobId job) {
   heap_.push(Event{t, seq_++, kind, job.value(), v});
 }
 
+// GPUs of the types the job accepts: a gang larger than that can never start.
+uint64_t Engine::capacity_for(const JobSpec& job, Time t) {
+  uint64_t total = 0;
+  for (GpuTypeId type : types_.allowed(job, state::ClusterView(state_, t))) {
+    total += type.value() < gpus_by_type_.size() ? gpus_by_type_[type.value()] : 0;
+  }
+  return total;
+}
+
 Status Engine::arrive(JobId job, Time t) {
   BOREAS_RETURN_IF_ERROR(state_.submit(job, t));
-  if (jobs_[job.value()].gpus > state_.total_gpus()) {
+  if (jobs_[job.value()].gpus > capacity_for(jobs_[job.value()], t)) {
     result_.never_started[job.value()] = NeverStarted::kExceedsCluster;
     return state_.cancel(job, t);  // it could never run; waiting would block strict FIFO forever
   }

@@ -17,6 +17,7 @@
 
 #include "core/job.h"
 #include "core/status.h"
+#include "policy/placement.h"
 #include "policy/scheduler.h"
 #include "state/cluster_state.h"
 
@@ -89,6 +90,7 @@ class Engine {
   Time next_time() const;
   Status process_batch(Time t);
   Status arrive(JobId job, Time t);
+  uint64_t capacity_for(const JobSpec& job, Time t);
   Status complete(const Event& e);
   Status schedule(Time t);
   Status apply_preemption(JobId job, Time t);
@@ -111,6 +113,8 @@ class Engine {
   std::optional<Time> wake_;        // earliest wake-up already in the heap
   Time next_sample_;
   SimResult result_;
+  std::vector<uint64_t> gpus_by_type_;
+  policy::TypeFilter types_;
   Observer observer_;
   std::function<void(double)> progress_;
 };

@@ -48,7 +48,8 @@ Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const 
     jct.push_back(t);
     queue_total += r.pending_total.to_seconds();
     work += j.duration.to_seconds() * j.gpus;
-    Sums& q = queues[std::string(symbols.view(j.queue))];
+    const std::string_view queue = symbols.view(j.queue);
+    Sums& q = queues[queue.empty() ? std::string("default") : std::string(queue)];
     q.n += 1;
     q.jct += t;
     q.queue += r.pending_total.to_seconds();

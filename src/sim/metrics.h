@@ -35,7 +35,7 @@ struct Summary {
   double makespan_s = 0;
   double utilization = 0;
   uint64_t preemptions = 0;
-  std::map<std::string, QueueSummary> queues;  // by queue name
+  std::map<std::string, QueueSummary> queues;  // by queue name; jobs without one under "default"
   // Multi-tenancy (docs/multitenancy.md).
   double quota_violation_gpu_seconds = 0;  // needs a queue tree; 0 otherwise
   double preemptions_per_job_p99 = 0;

@@ -24,7 +24,8 @@ void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const Jo
     const state::JobRecord& r = result.jobs[j.id.value()];
     preemptions.push_back(r.preemptions);
     const double used = r.run_time.to_seconds() * j.gpus;
-    gpu_s[std::string(symbols.view(j.queue))] += used;
+    const std::string_view queue = symbols.view(j.queue);
+    gpu_s[queue.empty() ? std::string("default") : std::string(queue)] += used;  // as summarize names it
     total_gpu_s += used;
     if (r.state == JobState::kCompleted) {
       auto& c = classes[j.priority_class.empty() ? "default" : std::string(symbols.view(j.priority_class))];

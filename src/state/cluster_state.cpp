@@ -35,6 +35,7 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
     rack_nodes_[n.rack.value()].push_back(NodeId(i));
   }
   free_total_ = total_gpus();
+  running_pos_.assign(jobs.size(), 0);
 }
 
 Duration ClusterState::work_done_at(JobId job, Time now) const {
@@ -121,7 +122,8 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   }
   pending_.erase(job);
   pending_gpus_ -= spec(job).gpus;
-  running_.insert(job);
+  running_pos_[job.value()] = static_cast<uint32_t>(running_.size());
+  running_.push_back(job);
   take(job, gpus);
   journal_.push_back(job);
   return Status::ok();
@@ -161,7 +163,11 @@ void ClusterState::give_back(JobId job, Time now) {
   free_total_ += static_cast<uint32_t>(r.gpus.size());
   queue_gpus_[spec(job).queue.index()] -= static_cast<uint32_t>(r.gpus.size());
   r.gpus.clear();
-  running_.erase(job);
+  // Swap-remove keeps this O(1); the moved job's position is patched.
+  const uint32_t at = running_pos_[job.value()];
+  running_[at] = running_.back();
+  running_pos_[running_[at].value()] = at;
+  running_.pop_back();
 }
 
 Status ClusterState::preempt(JobId job, Time now, Duration overhead) {

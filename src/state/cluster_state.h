@@ -62,7 +62,8 @@ class ClusterState {
   Duration remaining_at(JobId job, Time now) const;
 
   const std::set<JobId>& pending() const { return pending_; }  // arrival (id) order
-  const std::set<JobId>& running() const { return running_; }
+  // Running jobs in no particular (but deterministic) order: a dense array, cheap to walk.
+  std::span<const JobId> running() const { return running_; }
   const std::vector<JobId>& finished() const { return finished_; }  // in completion order
   uint64_t pending_gpu_demand() const { return pending_gpus_; }
   // Every job whose lifecycle state changed, in order, so a scheduler can keep its own ordered
@@ -105,7 +106,9 @@ class ClusterState {
   uint32_t free_total_ = 0;
   uint64_t pending_gpus_ = 0;
   FreeIndex index_;
-  std::set<JobId> pending_, running_;
+  std::set<JobId> pending_;
+  std::vector<JobId> running_;
+  std::vector<uint32_t> running_pos_;  // per job: index in running_
   std::vector<JobId> finished_;
   std::vector<JobId> journal_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use

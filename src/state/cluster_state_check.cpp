@@ -71,7 +71,8 @@ Status ClusterState::check_job_sets() const {
   for (uint32_t i = 0; i < records_.size(); ++i) {
     const JobRecord& r = records_[i];
     const bool in_pending = pending_.count(JobId(i)) > 0;
-    const bool in_running = running_.count(JobId(i)) > 0;
+    const uint32_t pos = running_pos_[i];
+    const bool in_running = pos < running_.size() && running_[pos] == JobId(i);
     const bool is_pending = r.submitted && (r.state == JobState::kPending || r.state == JobState::kPreempted);
     if (in_pending != is_pending || in_running != (r.state == JobState::kRunning)) {
       return internal_error("job " + std::to_string(i) + " is in the wrong set for state " +

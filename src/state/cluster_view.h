@@ -20,7 +20,7 @@ class ClusterView {
   const JobRecord& record(JobId job) const { return state_.record(job); }
 
   const std::set<JobId>& pending() const { return state_.pending(); }
-  const std::set<JobId>& running() const { return state_.running(); }
+  std::span<const JobId> running() const { return state_.running(); }
   const std::vector<JobId>& finished() const { return state_.finished(); }
 
   uint32_t total_gpus() const { return state_.total_gpus(); }

@@ -19,7 +19,7 @@ struct Slots {
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) {
-    out += (out.empty() ? "" : ", ") + n;
+    append_joined(out, ", ", n);
   }
   return out;
 }

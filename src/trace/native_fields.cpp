@@ -70,7 +70,7 @@ const std::string& native_csv_header() {
   static const std::string kHeader = [] {
     std::string h;
     for (const auto f : native_fields()) {
-      h += (h.empty() ? "" : ",") + std::string(f);
+      append_joined(h, ",", f);
     }
     return h;
   }();

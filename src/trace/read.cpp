@@ -79,7 +79,7 @@ Result<Trace> read_lines(LineReader& lines, const std::string& name, const ReadO
     return invalid_argument("--format: unknown format '" + format + "'; known: " + [] {
       std::string s;
       for (const auto& n : format_names()) {
-        s += (s.empty() ? "" : ", ") + n;
+        append_joined(s, ", ", n);
       }
       return s;
     }());

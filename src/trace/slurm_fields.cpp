@@ -95,7 +95,7 @@ std::optional<RowError> read_tres(std::string_view tres, std::string_view field,
       job.gpus = static_cast<uint32_t>(n);
     } else if (key.starts_with("gres/gpu:")) {
       const std::string_view type = key.substr(9);
-      types += (types.empty() ? "" : "|") + std::string(type);
+      append_joined(types, "|", type);
     } else if (key == "cpu") {
       if (auto e = get_count(what, value, 1 << 24, n)) {
         return e;

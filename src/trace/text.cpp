@@ -122,6 +122,13 @@ bool split_key_value(std::string_view item, std::string_view& key, std::string_v
   return true;
 }
 
+void append_joined(std::string& out, std::string_view sep, std::string_view item) {
+  if (!out.empty()) {
+    out += sep;
+  }
+  out += item;
+}
+
 std::string to_lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) {

@@ -38,6 +38,8 @@ std::string_view take_item(std::string_view& rest);
 // Splits "KEY=VALUE" (both trimmed); false without '='.
 bool split_key_value(std::string_view item, std::string_view& key, std::string_view& value);
 std::string to_lower(std::string_view s);
+// Appends `item` to `out`, preceded by `sep` unless `out` is empty.
+void append_joined(std::string& out, std::string_view sep, std::string_view item);
 
 std::optional<int64_t> parse_int(std::string_view s);
 std::optional<double> parse_double(std::string_view s);
