@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
 #include "report/chrome_trace.h"
@@ -32,6 +33,7 @@ struct SimArgs {
   uint64_t seed = 0;
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
   std::vector<double> las_thresholds{3250, 7200};
+  TenancyArgs tenancy;
 };
 
 std::vector<std::string> split_policies(const std::string& list) {
@@ -94,6 +96,7 @@ sim::RunRequest make_request(const SimArgs& a, const Cluster& cluster, const tra
   req.policy_options.time_limit_factor = a.time_limit_factor;
   req.policy_options.service.thresholds_gpu_s = a.las_thresholds;
   req.policy_options.service.starvation_factor = a.starvation;
+  req.policy_options.tenancy = a.tenancy.loaded;
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
@@ -146,7 +149,7 @@ int write_views(const SimArgs& a) {
   return kExitOk;
 }
 
-int run_sim(SimArgs a) {
+int run_sim(SimArgs& a) {
   if (a.out.empty() && !(a.report.empty() && a.schedule_trace.empty())) {
     a.out = (a.report.empty() ? a.schedule_trace : a.report) + ".runs";  // the views need the files
   }
@@ -167,6 +170,9 @@ int run_sim(SimArgs a) {
   if (!tr.is_ok()) {
     return report_error(tr.status());
   }
+  if (Status st = prepare_tenancy(a.tenancy, *cluster, *tr, a.seed); !st.is_ok()) {
+    return report_error(st);
+  }
   auto results = run_all(a, registry, *cluster, *tr, names);
   std::vector<sim::RunOutput> runs;
   for (auto& r : results) {
@@ -176,6 +182,11 @@ int run_sim(SimArgs a) {
     runs.push_back(std::move(*r));
   }
   print_table(runs);
+  if (!a.tenancy.explain.empty()) {
+    if (Status st = print_explain(a.tenancy, runs, *tr); !st.is_ok()) {
+      return report_error(st);
+    }
+  }
   if (!a.out.empty()) {
     for (const auto& r : runs) {
       const Status st =
@@ -201,7 +212,7 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("--format", a->format, "trace format (default: auto-detect)");
   cmd->add_option("--map", a->map, "generic CSV column map, e.g. submit=ts,duration=run,gpus=n");
   cmd->add_option("--policy", a->policies,
-                  "comma-separated policies: fifo,fjf,easy-backfill,srtf,srtf-gpu,las,gittins");
+                  "comma-separated policies: fifo,fjf,easy-backfill,srtf,srtf-gpu,las,gittins,boreas");
   cmd->add_option("--placement", a->placement, "count | first-fit | pack | consolidated (default count)");
   cmd->add_option("--seed", a->seed, "random seed (recorded; for stochastic models)");
   cmd->add_option("--out", a->out, "write DIR/<policy>/{summary.json,jobs.csv,timeseries.csv,runs.csv}");
@@ -218,6 +229,7 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
       ->delimiter(',');
   cmd->add_option("--starvation-factor", a->starvation,
                   "las/gittins: promote a job pending this many times its run time (0 = off)");
+  add_tenancy_options(cmd, a->tenancy);
   cmd->callback([&runner, a] { runner.action = [a] { return run_sim(*a); }; });
 }
 

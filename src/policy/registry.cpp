@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "policy/boreas_policy.h"
 #include "policy/priority_scheduler.h"
 #include "policy/queue_scheduler.h"
 
@@ -105,6 +106,10 @@ void register_policies(PolicyRegistry& r) {
   (void)r.add_policy(
       "gittins", "Tiresias 2D-Gittins index, distribution learned online",
       priority_policy("gittins", [](const PolicyOptions& o) { return make_gittins_order(o.service); }));
+  (void)r.add_policy("boreas", "quotas with borrowing, priority classes, LAS, fair share, safe preemption",
+                     [](const PolicyOptions& o, std::unique_ptr<Placement> p) {
+                       return make_boreas_scheduler(o.tenancy, std::move(p));
+                     });
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "policy/placement.h"
 #include "policy/scheduler.h"
 #include "policy/service_orders.h"
+#include "policy/tenancy.h"
 
 namespace boreas::policy {
 
@@ -19,6 +20,7 @@ struct PolicyOptions {
   std::string placement = "count";
   double time_limit_factor = 1.0;  // easy-backfill: assumed limit = factor × duration if none given
   ServiceOptions service;          // las, gittins
+  TenancyOptions tenancy;          // boreas: queue tree, fair share, preemption
 };
 
 using PlacementFactory = std::function<std::unique_ptr<Placement>()>;

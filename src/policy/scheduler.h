@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "policy/explain.h"
 #include "policy/plan.h"
 #include "state/cluster_view.h"
 
@@ -16,6 +17,8 @@ class Scheduler {
   virtual std::string_view name() const = 0;
   virtual std::string_view placement_name() const = 0;
   virtual Plan schedule(const state::ClusterView& view) = 0;
+  // Why the job last waited (its latest round pending); kNone when the policy does not say.
+  virtual PendingReason pending_reason(JobId) const { return {}; }
 };
 
 // The admission part: may a job be considered now at all (quotas, limits — issue 6)?

@@ -209,6 +209,11 @@ SimResult Engine::finish_result() {
     state::JobRecord r = state_.record(j.id);
     r.gpus.clear();
     r.gpus.shrink_to_fit();
+    std::string reason = policy::describe(scheduler_.pending_reason(j.id));
+    if (!reason.empty()) {
+      result_.pending_reasons.resize(jobs_.size());
+      result_.pending_reasons[j.id.value()] = std::move(reason);
+    }
     if (r.first_start.is_never() && result_.never_started[j.id.value()] == NeverStarted::kNo) {
       result_.never_started[j.id.value()] = NeverStarted::kRunEnded;
     }

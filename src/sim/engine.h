@@ -11,6 +11,7 @@
 #include <functional>
 #include <queue>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,6 +53,7 @@ struct Sample {
 struct SimResult {
   std::vector<state::JobRecord> jobs;  // final records, by JobId (GPU lists dropped)
   std::vector<NeverStarted> never_started;
+  std::vector<std::string> pending_reasons;  // the policy's last reason each job waited; may be empty
   std::vector<RunRecord> runs;
   std::vector<Sample> samples;
   Time first_submit;

@@ -72,6 +72,7 @@ Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const 
     s.utilization = work / (static_cast<double>(cluster_gpus) * s.makespan_s);
   }
   finish_queues(queues, s);
+  add_tenancy_metrics(s, result, jobs, symbols);
   return s;
 }
 

@@ -20,6 +20,8 @@ struct QueueSummary {
   uint64_t jobs = 0;
   double avg_jct_s = 0;
   double avg_queue_s = 0;
+  double gpu_share = 0;        // its share of all GPU-seconds used
+  double guarantee_share = 0;  // its guaranteed GPUs over the cluster's (0 without a queue tree)
 };
 
 struct Summary {
@@ -34,7 +36,20 @@ struct Summary {
   double utilization = 0;
   uint64_t preemptions = 0;
   std::map<std::string, QueueSummary> queues;  // by queue name; jobs without one under "default"
+  // Multi-tenancy (docs/multitenancy.md).
+  double quota_violation_gpu_seconds = 0;  // needs a queue tree; 0 otherwise
+  double preemptions_per_job_p99 = 0;
+  std::map<std::string, double> class_avg_jct_s;  // by priority class ("default" = none)
+  double jain_fairness = 0;  // over queues of gpu_share / guarantee_share (or gpu_share)
 };
+
+// Adds preemptions_per_job_p99, class_avg_jct_s and per-queue gpu_share (summarize calls it).
+void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
+                         const SymbolTable& symbols);
+// Jain's index (Σx)² / (n·Σx²) of `x`; 0 when empty or all zero.
+double jain_index(std::span<const double> x);
+// Fills guarantee_share per queue and jain_fairness from per-queue guarantees (GPUs).
+void add_guarantees(Summary& s, const std::map<std::string, uint64_t>& guaranteed, uint32_t cluster_gpus);
 
 // p in [0, 100] of ascending `sorted`; 0 when empty.
 double percentile(std::span<const double> sorted, double p);

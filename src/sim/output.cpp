@@ -45,9 +45,17 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["wall_time_s"] = run.wall_time_s;
   j["events"] = run.result.events;
   j["scheduling_rounds"] = run.result.rounds;
+  j["quota_violation_gpu_seconds"] = s.quota_violation_gpu_seconds;
+  j["preemptions_per_job_p99"] = s.preemptions_per_job_p99;
+  j["jain_fairness"] = s.jain_fairness;
   auto& queues = j["queues"] = nlohmann::ordered_json::object();
   for (const auto& [name, q] : s.queues) {
-    queues[name] = {{"jobs", q.jobs}, {"avg_jct_s", q.avg_jct_s}, {"avg_queue_s", q.avg_queue_s}};
+    queues[name] = {{"jobs", q.jobs},           {"avg_jct_s", q.avg_jct_s}, {"avg_queue_s", q.avg_queue_s},
+                    {"gpu_share", q.gpu_share}, {"guarantee_share", q.guarantee_share}};
+  }
+  auto& classes = j["priority_classes"] = nlohmann::ordered_json::object();
+  for (const auto& [name, jct] : s.class_avg_jct_s) {
+    classes[name] = {{"avg_jct_s", jct}};
   }
   return j;
 }
@@ -68,6 +76,15 @@ std::string csv(std::string_view s) {
   return out + "\"";
 }
 
+// Why the job never started (engine) and, when the policy says, why it waited.
+std::string pending_reason(const SimResult& result, JobId job) {
+  std::string out(to_string(result.never_started[job.value()]));
+  if (job.value() < result.pending_reasons.size() && !result.pending_reasons[job.value()].empty()) {
+    out += (out.empty() ? "" : "; ") + result.pending_reasons[job.value()];
+  }
+  return out;
+}
+
 void write_jobs(std::ostream& os, const RunOutput& run, std::span<const JobSpec> jobs,
                 const SymbolTable& sym) {
   const Time origin = run.result.first_submit;
@@ -83,7 +100,7 @@ void write_jobs(std::ostream& os, const RunOutput& run, std::span<const JobSpec>
        << (ended ? format_seconds(origin + (r.end - j.submit), origin) : "") << ','
        << format_seconds(origin + r.pending_total, origin) << ',' << r.preemptions << ','
        << fmt::format("{}", r.run_time.to_seconds() * j.gpus) << ',' << to_string(r.state) << ','
-       << to_string(run.result.never_started[j.id.value()]) << '\n';
+       << csv(pending_reason(run.result, j.id)) << '\n';
   }
 }
 

@@ -1,6 +1,9 @@
 #include "sim/run.h"
 
 #include <chrono>
+#include <optional>
+
+#include "policy/quota_audit.h"
 
 namespace boreas::sim {
 
@@ -11,8 +14,21 @@ Result<RunOutput> run_policy(const policy::PolicyRegistry& registry, const RunRe
     return scheduler.status();
   }
   Engine engine(*request.cluster, request.jobs, *request.symbols, **scheduler, request.engine_options);
-  if (request.observer) {
-    engine.set_observer(request.observer);
+  // With a queue tree, audit guarantees after every change (quota_violation_gpu_seconds).
+  const auto& tree = request.policy_options.tenancy.queues;
+  std::optional<policy::QuotaAudit> audit;
+  if (tree) {
+    audit.emplace(*tree, *request.cluster);
+  }
+  if (request.observer || audit) {
+    engine.set_observer([&](const state::ClusterState& s, Time t) {
+      if (audit) {
+        audit->observe(s, t);
+      }
+      if (request.observer) {
+        request.observer(s, t);
+      }
+    });
   }
   if (request.progress) {
     engine.set_progress(request.progress);
@@ -25,6 +41,14 @@ Result<RunOutput> run_policy(const policy::PolicyRegistry& registry, const RunRe
   out.policy = request.policy;
   out.placement = std::string((*scheduler)->placement_name());
   out.summary = summarize(*result, request.jobs, *request.symbols, request.cluster->gpu_count());
+  if (audit) {
+    out.summary.quota_violation_gpu_seconds = audit->violation_gpu_seconds();
+    std::map<std::string, uint64_t> guaranteed;
+    for (const QueueSpec& q : tree->queues) {
+      guaranteed[q.name] = audit->guaranteed(q.name);
+    }
+    add_guarantees(out.summary, guaranteed, request.cluster->gpu_count());
+  }
   out.result = std::move(*result);
   out.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;

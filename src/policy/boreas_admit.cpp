@@ -1,0 +1,202 @@
+// The `boreas` policy's admission and preemption steps; the round itself is in boreas_policy.cpp.
+#include <algorithm>
+
+#include "policy/boreas_policy.h"
+#include "policy/boreas_round.h"
+
+namespace boreas::policy {
+
+bool BoreasScheduler::needs_safe(JobId job, const state::ClusterView& view) const {
+  const JobInfo& in = jobs_[job.value()];
+  return view.record(job).preemptions >= options_.preemption.max_per_job || !view.spec(job).preemptible ||
+         !in.class_preemptible;
+}
+
+bool BoreasScheduler::try_start(Round& r, JobId job, bool guaranteed_pass) {
+  const JobSpec& spec = r.view.spec(job);
+  if (r.scratch.total_free() >= spec.gpus) {
+    if (auto gpus = placement_->place(spec, r.scratch)) {
+      const Demand d = demand_of(*gpus, r.view);
+      if (!admit_placed(r, job, d, guaranteed_pass)) {
+        return false;
+      }
+      r.scratch.claim(*gpus);
+      commit_start(r, job, std::move(*gpus), d);
+      return true;
+    }
+  }
+  no_fit(r, job);
+  return options_.preemption.enabled && try_preempt(r, job, guaranteed_pass);
+}
+
+void BoreasScheduler::no_fit(Round& r, JobId job) {
+  PendingReason reason;
+  const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
+  reason.queue = book_->name(q);
+  reason.need = r.view.spec(job).gpus;
+  const auto ahead = r.waiting.find(q);
+  if (ahead != r.waiting.end() && ahead->second > 0) {
+    reason.kind = PendingKind::kBehindHigherPriority;
+    reason.ahead = ahead->second;
+    reason.have = r.scratch.total_free();
+  } else {
+    reason.kind = PendingKind::kNoFit;
+    reason.have = r.largest_block;
+    reason.ceiling = r.scratch.total_free();
+  }
+  set_reason(job, std::move(reason));
+}
+
+bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool guaranteed_pass) {
+  const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
+  if (guaranteed_pass || book_->within_guarantee(q, d)) {
+    return book_->within_guarantee(q, d);
+  }
+  auto quota_reason = [&](const QuotaBlock& b) {
+    PendingReason reason{b.lending ? PendingKind::kLendingLimit : PendingKind::kQuotaExceeded,
+                         book_->name(b.queue), b.gpu_type, b.need, b.have, b.guaranteed, b.ceiling.value_or(0), 0};
+    set_reason(job, std::move(reason));
+    return false;
+  };
+  if (auto b = book_->check_ceiling(q, d)) {
+    return quota_reason(*b);
+  }
+  std::vector<uint64_t> free_after = r.free_by_type;
+  uint64_t total_after = 0;
+  for (const TypeCount& tc : d) {
+    free_after[tc.type.value()] -= std::min<uint64_t>(free_after[tc.type.value()], tc.gpus);
+  }
+  if (auto b = book_->check_lending(q, free_after)) {
+    return quota_reason(*b);
+  }
+  for (uint64_t f : free_after) {
+    total_after += f;
+  }
+  if (needs_safe(job, r.view) && total_after < book_->unused_guarantees()) {
+    set_reason(job, PendingReason{PendingKind::kSafeOnly, book_->name(q), "*", r.view.spec(job).gpus, total_after,
+                                  book_->unused_guarantees(), 0, 0});
+    return false;
+  }
+  return true;
+}
+
+void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus, const Demand& d) {
+  JobInfo& in = jobs_[job.value()];
+  const uint32_t q = static_cast<uint32_t>(in.queue);
+  in.borrowed = !book_->within_guarantee(q, d);
+  in.safe = in.borrowed && needs_safe(job, r.view);
+  book_->add(q, d, +1);
+  hold(r, job, d, +1);
+  for (const TypeCount& tc : d) {
+    r.free_by_type[tc.type.value()] -= std::min<uint64_t>(r.free_by_type[tc.type.value()], tc.gpus);
+  }
+  r.started.insert(job.value());
+  r.plan.starts.push_back(Start{job, std::move(gpus)});
+}
+
+void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
+  const Demand d = demand_of(r.view.record(victim).gpus, r.view);
+  book_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
+  hold(r, victim, d, -sign);
+  for (const TypeCount& tc : d) {
+    uint64_t& free = r.free_by_type[tc.type.value()];
+    free = sign > 0 ? free + tc.gpus : free - std::min<uint64_t>(free, tc.gpus);
+  }
+  if (sign > 0) {
+    r.evicted.insert(victim.value());
+  } else {
+    r.evicted.erase(victim.value());
+  }
+}
+
+std::vector<JobId> BoreasScheduler::candidates(Round& r, JobId job, bool guaranteed_pass) {
+  const auto& view = r.view;
+  const JobInfo& me = jobs_[job.value()];
+  std::vector<JobId> out;
+  for (JobId v : r.running_by_queue[me.queue]) {
+    const JobInfo& vi = jobs_[v.value()];
+    if (r.evicted.count(v.value()) > 0 || vi.class_value >= me.class_value || !vi.class_preemptible) {
+      continue;
+    }
+    if (guard_.priority_victim_ok(v, job, view)) {
+      out.push_back(v);
+    } else if (view.now() - view.record(v).last_start < options_.preemption.min_runtime) {
+      const Time ready = view.record(v).last_start + options_.preemption.min_runtime;
+      r.plan.wake_at = r.plan.wake_at ? std::min(*r.plan.wake_at, ready) : ready;
+    }
+  }
+  if (!guaranteed_pass) {
+    return out;
+  }
+  for (uint32_t q = 0; q < r.running_by_queue.size(); ++q) {
+    for (JobId v : q == static_cast<uint32_t>(me.queue) ? std::vector<JobId>{} : r.running_by_queue[q]) {
+      const JobInfo& vi = jobs_[v.value()];
+      if (r.evicted.count(v.value()) == 0 && vi.borrowed && !vi.safe && view.spec(v).preemptible &&
+          vi.class_preemptible && guard_.not_retaliation(v, job, view.now()) &&
+          book_->borrowing(q, demand_of(view.record(v).gpus, view), static_cast<uint32_t>(me.queue))) {
+        out.push_back(v);
+      }
+    }
+  }
+  return out;
+}
+
+bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
+  std::vector<JobId> cands = candidates(r, job, guaranteed_pass);
+  if (cands.empty()) {
+    return false;
+  }
+  if (r.victims_left == 0) {
+    set_reason(job, PendingReason{PendingKind::kPreemptionCap, book_->name(jobs_[job.value()].queue), "*",
+                                  r.view.spec(job).gpus, 0, 0, 0, 0});
+    return false;
+  }
+  // Reclaim takes a queue down to its guarantee, never below: a victim from another queue joins
+  // only while the victims already chosen from its queue leave that queue above its guarantee.
+  const int32_t mine = jobs_[job.value()].queue;
+  auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
+    const int32_t q = jobs_[c.value()].queue;
+    if (q == mine) {
+      return true;
+    }
+    const Demand d = demand_of(r.view.record(c).gpus, r.view);
+    if (d.empty()) {
+      return false;
+    }
+    uint64_t taken = 0;
+    for (JobId v : chosen) {
+      taken += jobs_[v.value()].queue == q ? r.view.spec(v).gpus : 0;
+    }
+    const uint64_t used = book_->usage(static_cast<uint32_t>(q), d.front().type);
+    return used > taken + book_->guaranteed(static_cast<uint32_t>(q), d.front().type);
+  };
+  auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch, may_add);
+  if (!ev) {
+    return false;
+  }
+  for (JobId v : ev->victims) {
+    evict(r, v, +1);
+  }
+  const Demand d = demand_of(ev->gpus, r.view);
+  if (!admit_placed(r, job, d, guaranteed_pass)) {
+    r.scratch.release(ev->gpus);
+    for (JobId v : ev->victims) {
+      evict(r, v, -1);
+      r.scratch.claim(r.view.record(v).gpus);
+    }
+    return false;
+  }
+  for (JobId v : ev->victims) {
+    guard_.record(v, job, r.view.now());
+    r.plan.preemptions.push_back(v);
+  }
+  r.victims_left -= static_cast<uint32_t>(ev->victims.size());
+  commit_start(r, job, std::move(ev->gpus), d);
+  return true;
+}
+
+std::unique_ptr<Scheduler> make_boreas_scheduler(TenancyOptions options, std::unique_ptr<Placement> placement) {
+  return std::make_unique<BoreasScheduler>(std::move(options), std::move(placement));
+}
+
+}  // namespace boreas::policy

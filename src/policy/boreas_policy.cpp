@@ -1,0 +1,179 @@
+#include "policy/boreas_policy.h"
+
+#include <algorithm>
+
+#include "policy/boreas_round.h"
+
+namespace boreas::policy {
+
+
+BoreasScheduler::BoreasScheduler(TenancyOptions options, std::unique_ptr<Placement> placement)
+    : options_(std::move(options)), placement_(std::move(placement)), guard_(options_.preemption) {}
+
+BoreasScheduler::~BoreasScheduler() = default;
+
+void BoreasScheduler::init(const state::ClusterView& view) {
+  if (!book_) {
+    book_ = std::make_unique<QuotaBook>(options_.queues.get(), view.cluster());
+    fair_ = std::make_unique<FairShare>(view.cluster(), options_.fair_share);
+  }
+  if (jobs_.size() < view.job_count()) {
+    jobs_.resize(view.job_count());
+    reasons_.resize(view.job_count());
+  }
+}
+
+PendingReason BoreasScheduler::pending_reason(JobId job) const {
+  return job.value() < reasons_.size() ? reasons_[job.value()] : PendingReason{};
+}
+
+void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
+  reasons_[job.value()] = std::move(reason);
+}
+
+BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterView& view) {
+  JobInfo& in = jobs_[job.value()];
+  if (in.queue >= 0) {
+    return in;
+  }
+  const JobSpec& spec = view.spec(job);
+  in.queue = static_cast<int32_t>(book_->queue_of(spec.queue, view.state().symbols()));
+  auto it = classes_.find(spec.priority_class.index());
+  if (it == classes_.end()) {
+    const PriorityClass* found = nullptr;
+    const std::string_view name = view.state().symbols().view(spec.priority_class);
+    for (const PriorityClass& pc : options_.queues ? options_.queues->priority_classes : std::vector<PriorityClass>{}) {
+      found = pc.name == name ? &pc : found;
+    }
+    it = classes_.emplace(spec.priority_class.index(), found).first;
+  }
+  in.class_value = it->second ? it->second->value : 0;
+  in.class_preemptible = it->second ? it->second->preemptible : true;
+  if (auto reason = never_fits(spec, static_cast<uint32_t>(in.queue), view)) {
+    in.never_fits = true;
+    set_reason(job, *reason);
+  }
+  return in;
+}
+
+std::optional<PendingReason> BoreasScheduler::never_fits(const JobSpec& spec, uint32_t queue,
+                                                         const state::ClusterView& view) {
+  uint64_t most = 0;
+  for (GpuTypeId t : types_.allowed(spec, view)) {
+    most = std::max(most, book_->max_gpus(queue, t));
+  }
+  if (spec.gpus <= most) {
+    return std::nullopt;
+  }
+  PendingReason r;
+  r.kind = PendingKind::kNeverFits;
+  r.queue = book_->name(queue);
+  r.need = spec.gpus;
+  r.ceiling = most;
+  return r;
+}
+
+Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const {
+  Demand d;
+  const auto& nodes = view.cluster().nodes;
+  for (GpuId g : gpus) {
+    const auto type = nodes[view.state().node_of(g).value()].gpu_type;
+    if (!type) {
+      continue;
+    }
+    if (d.empty() || d.back().type != *type) {
+      d.push_back(TypeCount{*type, 0});
+    }
+    d.back().gpus += 1;
+  }
+  return d;
+}
+
+Demand BoreasScheduler::guess_demand(const JobSpec& spec, const state::ClusterView& view) {
+  // The first allowed type the cluster has (the catalog lists types the cluster may lack).
+  for (GpuTypeId t : types_.allowed(spec, view)) {
+    if (book_->capacity(t) > 0) {
+      return Demand{TypeCount{t, spec.gpus}};
+    }
+  }
+  return {};
+}
+
+void BoreasScheduler::account(Round& r) {
+  const auto& view = r.view;
+  book_->clear_usage();
+  fair_->advance(view.now(), last_held_);  // what was held since the last round
+  for (JobId j : view.running()) {
+    const JobInfo& in = info(j, view);
+    const Demand d = demand_of(view.record(j).gpus, view);
+    book_->add(static_cast<uint32_t>(in.queue), d, +1);
+    r.running_by_queue.resize(book_->queue_count());
+    r.running_by_queue[in.queue].push_back(j);
+    hold(r, j, d, +1);
+    for (const TypeCount& tc : d) {
+      r.free_by_type[tc.type.value()] -= tc.gpus;
+    }
+  }
+}
+
+void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
+  const auto q = static_cast<size_t>(jobs_[job.value()].queue);
+  if (r.held.size() <= q) {
+    r.held.resize(book_->queue_count(), std::vector<uint32_t>(r.free_by_type.size(), 0));
+  }
+  for (const TypeCount& tc : d) {
+    uint32_t& h = r.held[q][tc.type.value()];
+    h = sign > 0 ? h + tc.gpus : h - std::min(h, tc.gpus);
+  }
+}
+
+void BoreasScheduler::rank(Round& r) {
+  struct Key {
+    int32_t neg_class;
+    double share;
+    int64_t attained;
+    uint32_t id;
+    auto operator<=>(const Key&) const = default;
+  };
+  std::vector<std::pair<Key, JobId>> keyed;
+  for (JobId j : r.view.pending()) {
+    const JobInfo& in = info(j, r.view);
+    if (in.never_fits) {
+      continue;
+    }
+    const double share = fair_->share(static_cast<uint32_t>(in.queue), book_->weight(in.queue));
+    keyed.push_back({Key{-in.class_value, share, r.view.attained_gpu_us(j), j.value()}, j});
+  }
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [key, j] : keyed) {
+    r.ranked.push_back(j);
+  }
+}
+
+Plan BoreasScheduler::schedule(const state::ClusterView& view) {
+  init(view);
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, options_.preemption.max_per_round, 0};
+  r.free_by_type.assign(view.cluster().catalog.size(), 0);
+  for (const Node& n : view.cluster().nodes) {
+    r.free_by_type[n.gpu_type ? n.gpu_type->value() : 0] += n.gpu_type ? n.gpu_count : 0;
+    r.largest_block = std::max(r.largest_block, view.state().node_free(NodeId(static_cast<uint32_t>(&n - view.cluster().nodes.data()))));
+  }
+  r.running_by_queue.resize(book_->queue_count());
+  account(r);
+  rank(r);
+  r.running_by_queue.resize(book_->queue_count());
+  for (JobId j : r.ranked) {
+    if (book_->within_guarantee(jobs_[j.value()].queue, guess_demand(view.spec(j), view))) {
+      try_start(r, j, true);
+    }
+  }
+  for (JobId j : r.ranked) {
+    if (r.started.count(j.value()) == 0 && !try_start(r, j, false)) {
+      r.waiting[jobs_[j.value()].queue] += 1;
+    }
+  }
+  last_held_ = std::move(r.held);
+  return std::move(r.plan);
+}
+
+}  // namespace boreas::policy

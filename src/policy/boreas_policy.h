@@ -1,0 +1,78 @@
+#pragma once
+// The `boreas` policy (docs/multitenancy.md): admission by hierarchical quota, priority classes,
+// least attained service inside a class, the best placement available, and safe preemption.
+//
+// One round: rank pending jobs by (class value desc, queue fair share, attained GPU-time, id).
+// Pass 1 starts every job that fits inside its queue's guarantee, reclaiming borrowed capacity
+// (and preempting lower classes of its own queue) when it does not fit physically. Pass 2 lends
+// what is left to the rest, within ceilings and lending limits, preempting only lower classes of
+// the same queue. Jobs that are neither started nor victims keep a structured pending reason.
+
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "policy/fair_share.h"
+#include "policy/placement.h"
+#include "policy/preemption.h"
+#include "policy/quota.h"
+#include "policy/scheduler.h"
+#include "policy/tenancy.h"
+
+namespace boreas::policy {
+
+class BoreasScheduler final : public Scheduler {
+ public:
+  BoreasScheduler(TenancyOptions options, std::unique_ptr<Placement> placement);
+  ~BoreasScheduler() override;
+
+  std::string_view name() const override { return "boreas"; }
+  std::string_view placement_name() const override { return placement_->name(); }
+  Plan schedule(const state::ClusterView& view) override;
+  PendingReason pending_reason(JobId job) const override;
+
+ private:
+  struct Round;
+  struct JobInfo {
+    int32_t queue = -1;  // QuotaBook index; -1 = not seen yet
+    int32_t class_value = 0;
+    bool class_preemptible = true;
+    bool never_fits = false;
+    bool safe = false;      // started on capacity nobody may reclaim
+    bool borrowed = false;  // started beyond its queue's guarantee: reclaimable
+  };
+
+  void init(const state::ClusterView& view);
+  JobInfo& info(JobId job, const state::ClusterView& view);
+  std::optional<PendingReason> never_fits(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
+  void account(Round& round);
+  void rank(Round& round);
+  bool try_start(Round& round, JobId job, bool guaranteed_pass);
+  bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
+  bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
+  std::vector<JobId> candidates(Round& round, JobId job, bool guaranteed_pass);
+  void commit_start(Round& round, JobId job, std::vector<GpuId> gpus, const Demand& demand);
+  void evict(Round& round, JobId victim, int32_t sign);
+  void hold(Round& round, JobId job, const Demand& demand, int32_t sign);
+  bool needs_safe(JobId job, const state::ClusterView& view) const;
+  void no_fit(Round& round, JobId job);
+  Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
+  Demand guess_demand(const JobSpec& spec, const state::ClusterView& view);
+  void set_reason(JobId job, PendingReason reason);
+
+  TenancyOptions options_;
+  std::unique_ptr<Placement> placement_;
+  PreemptionGuard guard_;
+  TypeFilter types_;
+  std::unique_ptr<QuotaBook> book_;
+  std::unique_ptr<FairShare> fair_;
+  std::vector<JobInfo> jobs_;
+  std::vector<PendingReason> reasons_;
+  std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
+  std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
+};
+
+std::unique_ptr<Scheduler> make_boreas_scheduler(TenancyOptions options, std::unique_ptr<Placement> placement);
+
+}  // namespace boreas::policy

@@ -1,0 +1,26 @@
+#pragma once
+// One round of the `boreas` policy: private to boreas_policy.cpp and boreas_admit.cpp.
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "policy/boreas_policy.h"
+
+namespace boreas::policy {
+
+struct BoreasScheduler::Round {
+  const state::ClusterView& view;
+  Scratch scratch;
+  Plan plan;
+  std::vector<JobId> ranked;
+  std::unordered_set<uint32_t> started, evicted;
+  std::vector<uint64_t> free_by_type;                // after this round's plan so far
+  std::vector<std::vector<JobId>> running_by_queue;  // at the round's start
+  std::unordered_map<uint32_t, uint32_t> waiting;    // queue -> higher-ranked jobs left pending
+  std::vector<std::vector<uint32_t>> held;          // queue -> GPU type -> GPUs, after the plan
+  uint32_t victims_left = 0;
+  uint32_t largest_block = 0;  // most free GPUs on one node at the round's start
+};
+
+}  // namespace boreas::policy

@@ -1,0 +1,64 @@
+#pragma once
+// The safe-preemption part (docs/multitenancy.md, "Preemption"): whole gangs only; the fewest
+// victims, then the least lost work (time since the victim's last checkpoint); a minimum runtime
+// and a per-job cap for priority preemption; hysteresis so that a job never preempts the job that
+// preempted it within a window; a cap on victims per round.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "core/time.h"
+#include "policy/placement.h"
+
+namespace boreas::policy {
+
+struct PreemptionOptions {
+  bool enabled = true;
+  Duration min_runtime = Duration::seconds(600);    // before a priority preemption may hit a job
+  Duration hysteresis = Duration::seconds(3600);    // no preempting back within this window
+  uint32_t max_per_round = 256;  // victims per round: above the largest gang, so 1-GPU victims can
+                                 // always make room for a reclaiming gang
+  uint32_t max_per_job = 3;  // after this many, a job starts only on unreclaimable capacity
+};
+
+// Work a victim would lose now: time since its last checkpoint (all its run if it never saves).
+Duration lost_work(JobId job, const state::ClusterView& view);
+
+class PreemptionGuard {
+ public:
+  explicit PreemptionGuard(PreemptionOptions options) : options_(options) {}
+  const PreemptionOptions& options() const { return options_; }
+
+  // May `victim` be evicted by a higher priority class of its queue (min runtime, cap, hysteresis)?
+  bool priority_victim_ok(JobId victim, JobId preemptor, const state::ClusterView& view) const;
+  // Hysteresis alone (reclaim ignores the minimum runtime: a guarantee is never late).
+  bool not_retaliation(JobId victim, JobId preemptor, Time now) const;
+  void record(JobId victim, JobId preemptor, Time now);
+
+ private:
+  struct Last {
+    JobId by;
+    Time at;
+  };
+  PreemptionOptions options_;
+  std::unordered_map<uint32_t, Last> last_;  // victim -> who preempted it, when
+};
+
+// Chooses victims among `candidates` so that `job` can be placed: one victim if any single one
+// suffices (least lost work first), else greedily the largest gangs, then pruned. Returns the
+// victims and the placement, leaving `scratch` with the victims released and the gang claimed;
+// on failure `scratch` is unchanged.
+struct Eviction {
+  std::vector<JobId> victims;
+  std::vector<GpuId> gpus;
+};
+// `may_add(chosen, c)`: whether c may join the victims already chosen (e.g. its queue would stay
+// above its guarantee); any single candidate may be chosen alone.
+using VictimFilter = std::function<bool(const std::vector<JobId>& chosen, JobId candidate)>;
+std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
+                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add);
+
+}  // namespace boreas::policy

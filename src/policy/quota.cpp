@@ -1,0 +1,235 @@
+#include "policy/quota.h"
+
+#include <algorithm>
+
+namespace boreas::policy {
+
+QuotaBook::QuotaBook(const QueueTree* tree, const Cluster& cluster)
+    : cluster_(cluster), capacity_(cluster.catalog.size(), 0) {
+  for (const Node& n : cluster.nodes) {
+    if (n.gpu_type) {
+      capacity_[n.gpu_type->value()] += n.gpu_count;
+    }
+  }
+  if (tree == nullptr) {
+    return;
+  }
+  for (size_t i = 0; i < tree->queues.size(); ++i) {
+    const auto& parent = tree->parent[i];
+    add_node(&tree->queues[i], parent ? static_cast<int32_t>(parent->value()) : -1);
+  }
+}
+
+void QuotaBook::add_node(const QueueSpec* spec, int32_t parent) {
+  QueueNode node;
+  node.parent = parent;
+  std::vector<GpuQuota> quotas;
+  if (spec != nullptr) {
+    node.name = spec->name;
+    node.weight = spec->weight;
+    quotas = spec->quotas;
+  }
+  // Specific types first so that they win over '*'; the implicit rest comes last.
+  std::stable_sort(quotas.begin(), quotas.end(),
+                   [](const GpuQuota& a, const GpuQuota& b) { return a.gpu_type != "*" && b.gpu_type == "*"; });
+  quotas.push_back(GpuQuota{"*", 0, std::nullopt, std::nullopt});
+  node.entry_of.assign(capacity_.size(), -1);
+  for (const GpuQuota& q : quotas) {
+    Entry e{q.gpu_type, q, {}, 0};
+    const auto id = q.gpu_type == "*" ? std::nullopt : cluster_.catalog.find(q.gpu_type);
+    for (uint32_t t = 0; t < capacity_.size(); ++t) {
+      const bool covers = q.gpu_type == "*" || (id && id->value() == t);
+      if (covers && node.entry_of[t] < 0 && capacity_[t] > 0) {
+        node.entry_of[t] = static_cast<int32_t>(node.entries.size());
+        e.types.push_back(t);
+        e.capacity += capacity_[t];
+      }
+    }
+    node.entries.push_back(std::move(e));
+  }
+  node.used.assign(node.entries.size(), 0);
+  nodes_.push_back(std::move(node));
+}
+
+uint32_t QuotaBook::queue_of(Symbol queue, const SymbolTable& symbols) {
+  const auto it = by_symbol_.find(queue.index());
+  if (it != by_symbol_.end()) {
+    return it->second;
+  }
+  const std::string_view name = symbols.view(queue);
+  uint32_t index = static_cast<uint32_t>(nodes_.size());
+  const auto found = std::find_if(nodes_.begin(), nodes_.end(), [&](const QueueNode& n) { return n.name == name; });
+  if (found != nodes_.end()) {
+    index = static_cast<uint32_t>(found - nodes_.begin());
+  } else {
+    add_node(nullptr, -1);
+    nodes_.back().name = std::string(name);
+  }
+  by_symbol_.emplace(queue.index(), index);
+  return index;
+}
+
+void QuotaBook::clear_usage() {
+  for (QueueNode& n : nodes_) {
+    std::fill(n.used.begin(), n.used.end(), 0);
+  }
+}
+
+std::vector<uint64_t> QuotaBook::entry_demand(const QueueNode& n, const Demand& demand) const {
+  std::vector<uint64_t> out(n.entries.size(), 0);
+  for (const TypeCount& tc : demand) {
+    const int32_t e = n.entry_of[tc.type.value()];
+    out[e < 0 ? n.entries.size() - 1 : static_cast<size_t>(e)] += tc.gpus;
+  }
+  return out;
+}
+
+void QuotaBook::add(uint32_t queue, const Demand& demand, int32_t sign) {
+  for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
+    QueueNode& n = nodes_[q];
+    const auto d = entry_demand(n, demand);
+    for (size_t e = 0; e < d.size(); ++e) {
+      n.used[e] = sign > 0 ? n.used[e] + d[e] : n.used[e] - std::min(n.used[e], d[e]);
+    }
+  }
+}
+
+bool QuotaBook::within_guarantee(uint32_t queue, const Demand& demand) const {
+  for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
+    const QueueNode& n = nodes_[q];
+    const auto d = entry_demand(n, demand);
+    for (size_t e = 0; e < d.size(); ++e) {
+      if (d[e] > 0 && n.used[e] + d[e] > n.entries[e].quota.guaranteed) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+QuotaBlock QuotaBook::block(uint32_t queue, size_t entry, uint64_t need) const {
+  const QueueNode& n = nodes_[queue];
+  const GpuQuota& q = n.entries[entry].quota;
+  QuotaBlock b{queue, n.entries[entry].gpu_type, need, n.used[entry], q.guaranteed, std::nullopt, false};
+  if (q.borrow_limit) {
+    b.ceiling = uint64_t{q.guaranteed} + *q.borrow_limit;
+  }
+  return b;
+}
+
+std::optional<QuotaBlock> QuotaBook::check_ceiling(uint32_t queue, const Demand& demand) const {
+  for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
+    const QueueNode& n = nodes_[q];
+    const auto d = entry_demand(n, demand);
+    for (size_t e = 0; e < d.size(); ++e) {
+      const auto& limit = n.entries[e].quota.borrow_limit;
+      if (d[e] > 0 && limit && n.used[e] + d[e] > uint64_t{n.entries[e].quota.guaranteed} + *limit) {
+        return block(static_cast<uint32_t>(q), e, n.used[e] + d[e]);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool QuotaBook::on_path(uint32_t queue, uint32_t start) const {
+  for (int32_t q = static_cast<int32_t>(start); q >= 0; q = nodes_[q].parent) {
+    if (static_cast<uint32_t>(q) == queue) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<QuotaBlock> QuotaBook::check_lending(uint32_t queue, const std::vector<uint64_t>& free_after) const {
+  for (uint32_t s = 0; s < nodes_.size(); ++s) {
+    const QueueNode& n = nodes_[s];
+    if (on_path(s, queue)) {
+      continue;
+    }
+    for (size_t e = 0; e < n.entries.size(); ++e) {
+      const GpuQuota& q = n.entries[e].quota;
+      if (!q.lend_limit || *q.lend_limit >= q.guaranteed) {
+        continue;
+      }
+      const uint64_t kept = q.guaranteed - *q.lend_limit;  // never lent
+      const uint64_t unused_kept = kept > n.used[e] ? kept - n.used[e] : 0;
+      uint64_t free = 0;
+      for (uint32_t t : n.entries[e].types) {
+        free += free_after[t];
+      }
+      if (free < unused_kept) {
+        QuotaBlock b = block(s, e, unused_kept);
+        b.have = free;
+        b.lending = true;
+        return b;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool QuotaBook::borrowing(uint32_t victim, const Demand& victim_gpus, uint32_t claimant) const {
+  for (int32_t q = static_cast<int32_t>(victim); q >= 0; q = nodes_[q].parent) {
+    if (on_path(static_cast<uint32_t>(q), claimant)) {
+      return false;  // from here up the claimant shares the victim's quotas
+    }
+    const QueueNode& n = nodes_[q];
+    const auto d = entry_demand(n, victim_gpus);
+    for (size_t e = 0; e < d.size(); ++e) {
+      if (d[e] > 0 && n.used[e] > n.entries[e].quota.guaranteed) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+uint64_t QuotaBook::unused_guarantees() const {
+  uint64_t total = 0;
+  for (const QueueNode& n : nodes_) {
+    if (n.parent >= 0) {
+      continue;
+    }
+    for (size_t e = 0; e < n.entries.size(); ++e) {
+      const uint64_t g = n.entries[e].quota.guaranteed;
+      total += g > n.used[e] ? g - n.used[e] : 0;
+    }
+  }
+  return total;
+}
+
+uint64_t QuotaBook::max_gpus(uint32_t queue, GpuTypeId type) const {
+  uint64_t most = capacity_[type.value()];
+  for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
+    const QueueNode& n = nodes_[q];
+    const int32_t e = n.entry_of[type.value()];
+    const GpuQuota& quota = n.entries[e < 0 ? n.entries.size() - 1 : static_cast<size_t>(e)].quota;
+    if (quota.borrow_limit) {
+      most = std::min<uint64_t>(most, uint64_t{quota.guaranteed} + *quota.borrow_limit);
+    }
+  }
+  return most;
+}
+
+uint64_t QuotaBook::guaranteed(uint32_t queue, GpuTypeId type) const {
+  const QueueNode& n = nodes_[queue];
+  const int32_t e = n.entry_of[type.value()];
+  return e < 0 ? 0 : n.entries[e].quota.guaranteed;
+}
+
+uint64_t QuotaBook::usage(uint32_t queue, GpuTypeId type) const {
+  const QueueNode& n = nodes_[queue];
+  const int32_t e = n.entry_of[type.value()];
+  return e < 0 ? 0 : n.used[e];
+}
+
+std::optional<GpuTypeId> QuotaBook::first_type(uint32_t queue) const {
+  for (const Entry& e : nodes_[queue].entries) {
+    if (!e.types.empty()) {
+      return GpuTypeId(e.types.front());
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace boreas::policy

@@ -1,0 +1,160 @@
+// Runs every tests/scenarios/tenancy/*.yaml under the `boreas` policy with exact expected starts,
+// ends, preemption counts and pending reasons, checking ClusterState invariants after every event;
+// plus unit tests of the quota, fair-share, preemption and audit parts.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+
+#include "config/cluster_spec.h"
+#include "policy/boreas_policy.h"
+#include "policy/quota.h"
+#include "policy/quota_audit.h"
+#include "support/cluster_builder.h"
+#include "support/sim_run.h"
+
+namespace boreas {
+namespace {
+
+struct Scenario {
+  Cluster cluster;
+  testing::JobListBuilder jobs;
+  policy::PolicyOptions options;
+  YAML::Node expect;
+};
+
+std::unique_ptr<Scenario> load(const std::filesystem::path& path) {
+  const YAML::Node root = YAML::LoadFile(path.string());
+  auto s = std::make_unique<Scenario>();
+  const YAML::Node c = root["cluster"];
+  s->cluster = testing::uniform_cluster(c["racks"].as<uint32_t>(), c["nodes"].as<uint32_t>(), c["gpus"].as<uint32_t>());
+  auto tree = config::load_queues_string(YAML::Dump(root["queue_spec"]), path.string(), s->cluster);
+  EXPECT_TRUE(tree.is_ok()) << (tree.is_ok() ? "" : tree.status().message());
+  if (tree.is_ok()) {
+    s->options.tenancy.queues = std::make_shared<QueueTree>(std::move(*tree));
+  }
+  s->options.placement = "pack";
+  const YAML::Node o = root["options"] ? root["options"] : YAML::Node(YAML::NodeType::Map);
+  auto& pre = s->options.tenancy.preemption;
+  pre.min_runtime = Duration::seconds(o["min_runtime_s"] ? o["min_runtime_s"].as<int64_t>() : 0);
+  s->options.tenancy.fair_share.half_life = Duration::seconds(o["half_life_s"] ? o["half_life_s"].as<int64_t>() : 0);
+  for (const auto& j : root["jobs"]) {
+    s->jobs.add(j["submit"].as<int64_t>(), j["gpus"].as<uint32_t>(), j["duration"].as<int64_t>(),
+                j["queue"].as<std::string>().c_str());
+    if (j["class"]) {
+      s->jobs.jobs().back().priority_class = s->jobs.symbols().intern(j["class"].as<std::string>());
+    }
+  }
+  s->expect = root["expect"];
+  return s;
+}
+
+std::vector<std::filesystem::path> scenario_files() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(BOREAS_SOURCE_DIR "/tests/scenarios/tenancy")) {
+    if (e.path().extension() == ".yaml") {
+      out.push_back(e.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void check_expect(const YAML::Node& e, const sim::RunOutput& out) {
+  const uint32_t job = e["job"].as<uint32_t>();
+  SCOPED_TRACE("job " + std::to_string(job));
+  const auto& rec = out.result.jobs.at(job);
+  if (e["never"]) {
+    EXPECT_TRUE(rec.first_start.is_never());
+  } else {
+    EXPECT_EQ(rec.first_start, Time::from_seconds(e["start"].as<int64_t>()));
+    EXPECT_EQ(rec.end, Time::from_seconds(e["end"].as<int64_t>()));
+    EXPECT_EQ(rec.preemptions, e["preemptions"].as<uint32_t>());
+  }
+  if (e["reason"]) {
+    ASSERT_LT(job, out.result.pending_reasons.size());
+    EXPECT_EQ(out.result.pending_reasons[job].rfind(e["reason"].as<std::string>() + ":", 0), 0u)
+        << out.result.pending_reasons[job];
+  }
+}
+
+TEST(TenancyScenarios, ExactOutcomes) {
+  const auto files = scenario_files();
+  ASSERT_GE(files.size(), 7u);
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    auto s = load(file);
+    auto observer = [](const state::ClusterState& st, Time t) {
+      const Status ok = st.check_invariants();
+      ASSERT_TRUE(ok.is_ok()) << "t=" << t.to_seconds() << ": " << ok.message();
+    };
+    auto out = testing::simulate({&s->cluster, s->jobs.jobs(), &s->jobs.symbols()}, "boreas", s->options, {},
+                                 observer);
+    ASSERT_TRUE(out.is_ok()) << out.status().message();
+    for (const auto& e : s->expect) {
+      check_expect(e, *out);
+    }
+    EXPECT_EQ(out->summary.quota_violation_gpu_seconds, 0.0);
+  }
+}
+
+// The audit integrates the shortfall: queue a (guaranteed 4) waits 10 s for 4 GPUs under fifo
+// because queue b's job holds the node: 40 GPU-seconds.
+TEST(QuotaAudit, IntegratesShortfallUnderFifo) {
+  Cluster cluster = testing::uniform_cluster(1, 1, 4);
+  auto tree = config::load_queues_string(
+      "queues: [{name: a, quotas: [{gpu: '*', guaranteed: 4}]}, {name: b}]", "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  testing::JobListBuilder jobs;
+  jobs.add(0, 4, 10, "b").add(0, 4, 10, "a");
+  policy::PolicyOptions options;
+  options.tenancy.queues = std::make_shared<QueueTree>(std::move(*tree));
+  auto fifo = testing::simulate({&cluster, jobs.jobs(), &jobs.symbols()}, "fifo", options);
+  ASSERT_TRUE(fifo.is_ok());
+  EXPECT_DOUBLE_EQ(fifo->summary.quota_violation_gpu_seconds, 40.0);
+  EXPECT_DOUBLE_EQ(fifo->summary.queues.at("a").guarantee_share, 1.0);
+  EXPECT_DOUBLE_EQ(fifo->summary.queues.at("b").gpu_share, 0.5);
+  auto boreas = testing::simulate({&cluster, jobs.jobs(), &jobs.symbols()}, "boreas", options);
+  ASSERT_TRUE(boreas.is_ok());
+  EXPECT_DOUBLE_EQ(boreas->summary.quota_violation_gpu_seconds, 0.0);
+  EXPECT_EQ(boreas->result.jobs[1].first_start, Time::from_seconds(0));  // a's guarantee goes first
+}
+
+TEST(QuotaBook, HierarchyCeilingsAndBorrowing) {
+  Cluster cluster = testing::uniform_cluster(1, 2, 4);
+  auto tree = config::load_queues_string(
+      "queues:\n"
+      "  - {name: org, quotas: [{gpu: '*', guaranteed: 6, borrow_limit: 0}]}\n"
+      "  - {name: t1, parent: org, quotas: [{gpu: '*', guaranteed: 4}]}\n"
+      "  - {name: t2, parent: org, quotas: [{gpu: '*', guaranteed: 2}]}\n"
+      "  - {name: other, quotas: [{gpu: '*', guaranteed: 2}]}\n",
+      "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  policy::QuotaBook book(&*tree, cluster);
+  const uint32_t t1 = tree->find("t1")->value(), t2 = tree->find("t2")->value();  // parents come first
+  const policy::Demand four{{GpuTypeId(0), 4}}, two{{GpuTypeId(0), 2}};
+  EXPECT_TRUE(book.within_guarantee(t1, four));
+  book.add(t1, four, +1);
+  EXPECT_FALSE(book.within_guarantee(t1, two));  // t1 would hold 6 > 4
+  EXPECT_FALSE(book.check_ceiling(t1, two));     // org: 6 ≤ 6 + 0
+  book.add(t1, two, +1);                         // t1 borrows t2's idle 2
+  const auto blocked = book.check_ceiling(t2, two);  // org would reach 8 > 6
+  ASSERT_TRUE(blocked);
+  EXPECT_EQ(book.name(blocked->queue), "org");
+  EXPECT_EQ(blocked->need, 8u);
+  EXPECT_TRUE(book.borrowing(t1, two, t2));   // t1 above its guarantee, t2 is not on its path
+  EXPECT_FALSE(book.borrowing(t1, two, t1));  // a queue never reclaims from itself
+  EXPECT_EQ(book.max_gpus(t1, GpuTypeId(0)), 6u);
+  EXPECT_EQ(book.unused_guarantees(), 2u);  // other's 2; org is full
+}
+
+TEST(PreemptionGuard, HysteresisBlocksPreemptingBack) {
+  policy::PreemptionGuard guard(policy::PreemptionOptions{true, Duration::zero(), Duration::seconds(100), 16, 3});
+  guard.record(JobId(1), JobId(2), Time::from_seconds(10));  // 2 preempted 1
+  EXPECT_FALSE(guard.not_retaliation(JobId(2), JobId(1), Time::from_seconds(50)));
+  EXPECT_TRUE(guard.not_retaliation(JobId(2), JobId(1), Time::from_seconds(110)));
+  EXPECT_TRUE(guard.not_retaliation(JobId(3), JobId(1), Time::from_seconds(50)));
+}
+
+}  // namespace
+}  // namespace boreas
