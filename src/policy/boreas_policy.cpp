@@ -40,12 +40,7 @@ BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterV
   in.queue = static_cast<int32_t>(book_->queue_of(spec.queue, view.state().symbols()));
   auto it = classes_.find(spec.priority_class.index());
   if (it == classes_.end()) {
-    const PriorityClass* found = nullptr;
-    const std::string_view name = view.state().symbols().view(spec.priority_class);
-    for (const PriorityClass& pc : options_.queues ? options_.queues->priority_classes : std::vector<PriorityClass>{}) {
-      found = pc.name == name ? &pc : found;
-    }
-    it = classes_.emplace(spec.priority_class.index(), found).first;
+    it = classes_.emplace(spec.priority_class.index(), find_class(spec.priority_class, view)).first;
   }
   in.class_value = it->second ? it->second->value : 0;
   in.class_preemptible = it->second ? it->second->preemptible : true;
@@ -54,6 +49,19 @@ BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterV
     set_reason(job, *reason);
   }
   return in;
+}
+
+// Points into options_.queues, which outlives the scheduler's use of it; nullptr when unknown.
+const PriorityClass* BoreasScheduler::find_class(Symbol name_symbol, const state::ClusterView& view) const {
+  if (!options_.queues) {
+    return nullptr;
+  }
+  const std::string_view name = view.state().symbols().view(name_symbol);
+  const PriorityClass* found = nullptr;
+  for (const PriorityClass& pc : options_.queues->priority_classes) {
+    found = pc.name == name ? &pc : found;
+  }
+  return found;
 }
 
 std::optional<PendingReason> BoreasScheduler::never_fits(const JobSpec& spec, uint32_t queue,

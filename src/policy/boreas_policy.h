@@ -46,6 +46,7 @@ class BoreasScheduler final : public Scheduler {
   void init(const state::ClusterView& view);
   JobInfo& info(JobId job, const state::ClusterView& view);
   std::optional<PendingReason> never_fits(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
+  const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
   void rank(Round& round);
   bool try_start(Round& round, JobId job, bool guaranteed_pass);
