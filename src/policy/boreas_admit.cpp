@@ -6,7 +6,7 @@
 
 namespace boreas::policy {
 
-bool BoreasScheduler::needs_safe(JobId job, const state::ClusterView& view) const {
+bool BoreasScheduler::must_not_borrow(JobId job, const state::ClusterView& view) const {
   const JobInfo& in = jobs_[job.value()];
   return view.record(job).preemptions >= options_.preemption.max_per_job || !view.spec(job).preemptible ||
          !in.class_preemptible;
@@ -61,21 +61,19 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
   if (auto b = book_->check_ceiling(q, d)) {
     return quota_reason(*b);
   }
+  // A job that may not be preempted again (or never) must not borrow: borrowed capacity has to
+  // stay reclaimable for guarantees to hold at every instant.
+  if (must_not_borrow(job, r.view)) {
+    set_reason(job, PendingReason{PendingKind::kGuaranteeOnly, book_->name(q), "*", r.view.spec(job).gpus, 0,
+                                  book_->unused_guarantees(), 0, 0});
+    return false;
+  }
   std::vector<uint64_t> free_after = r.free_by_type;
-  uint64_t total_after = 0;
   for (const TypeCount& tc : d) {
     free_after[tc.type.value()] -= std::min<uint64_t>(free_after[tc.type.value()], tc.gpus);
   }
   if (auto b = book_->check_lending(q, free_after)) {
     return quota_reason(*b);
-  }
-  for (uint64_t f : free_after) {
-    total_after += f;
-  }
-  if (needs_safe(job, r.view) && total_after < book_->unused_guarantees()) {
-    set_reason(job, PendingReason{PendingKind::kSafeOnly, book_->name(q), "*", r.view.spec(job).gpus, total_after,
-                                  book_->unused_guarantees(), 0, 0});
-    return false;
   }
   return true;
 }
@@ -84,7 +82,6 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
   JobInfo& in = jobs_[job.value()];
   const uint32_t q = static_cast<uint32_t>(in.queue);
   in.borrowed = !book_->within_guarantee(q, d);
-  in.safe = in.borrowed && needs_safe(job, r.view);
   book_->add(q, d, +1);
   hold(r, job, d, +1);
   for (const TypeCount& tc : d) {
@@ -109,7 +106,7 @@ void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
   }
 }
 
-std::vector<JobId> BoreasScheduler::candidates(Round& r, JobId job, bool guaranteed_pass) {
+std::vector<JobId> BoreasScheduler::own_queue_victims(Round& r, JobId job) {
   const auto& view = r.view;
   const JobInfo& me = jobs_[job.value()];
   std::vector<JobId> out;
@@ -125,15 +122,18 @@ std::vector<JobId> BoreasScheduler::candidates(Round& r, JobId job, bool guarant
       r.plan.wake_at = r.plan.wake_at ? std::min(*r.plan.wake_at, ready) : ready;
     }
   }
-  if (!guaranteed_pass) {
-    return out;
-  }
+  return out;
+}
+
+std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
+  const auto& view = r.view;
+  const auto mine = static_cast<uint32_t>(jobs_[job.value()].queue);
+  std::vector<JobId> out;
   for (uint32_t q = 0; q < r.running_by_queue.size(); ++q) {
-    for (JobId v : q == static_cast<uint32_t>(me.queue) ? std::vector<JobId>{} : r.running_by_queue[q]) {
+    for (JobId v : q == mine ? std::vector<JobId>{} : r.running_by_queue[q]) {
       const JobInfo& vi = jobs_[v.value()];
-      if (r.evicted.count(v.value()) == 0 && vi.borrowed && !vi.safe && view.spec(v).preemptible &&
-          vi.class_preemptible && guard_.not_retaliation(v, job, view.now()) &&
-          book_->borrowing(q, demand_of(view.record(v).gpus, view), static_cast<uint32_t>(me.queue))) {
+      if (r.evicted.count(v.value()) == 0 && vi.borrowed && view.spec(v).preemptible && vi.class_preemptible &&
+          book_->borrowing(q, demand_of(view.record(v).gpus, view), mine)) {
         out.push_back(v);
       }
     }
@@ -141,8 +141,15 @@ std::vector<JobId> BoreasScheduler::candidates(Round& r, JobId job, bool guarant
   return out;
 }
 
+// A job its queue's guarantee covers takes GPUs back from borrowers only: evicting work of its
+// own queue would leave the evicted job owed the same guarantee. A job beyond the guarantee may
+// evict lower classes of its own queue (they are then beyond it too, so nothing owed is lost).
 bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
-  std::vector<JobId> cands = candidates(r, job, guaranteed_pass);
+  return try_evict(r, job, guaranteed_pass ? borrower_victims(r, job) : own_queue_victims(r, job),
+                   guaranteed_pass);
+}
+
+bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, bool guaranteed_pass) {
   if (cands.empty()) {
     return false;
   }
@@ -151,24 +158,28 @@ bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
                                   r.view.spec(job).gpus, 0, 0, 0, 0});
     return false;
   }
-  // Reclaim takes a queue down to its guarantee, never below: a victim from another queue joins
-  // only while the victims already chosen from its queue leave that queue above its guarantee.
+  // Victims must stay beyond their queue's guarantee, or they would be owed it right back:
+  // for each queue, used − evicted (+ the claimant's need when it is the claimant's queue)
+  // + the smallest victim > guarantee. So reclaim takes a queue down to its guarantee, never below.
   const int32_t mine = jobs_[job.value()].queue;
+  const uint64_t need = r.view.spec(job).gpus;
   auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
     const int32_t q = jobs_[c.value()].queue;
-    if (q == mine) {
-      return true;
-    }
     const Demand d = demand_of(r.view.record(c).gpus, r.view);
     if (d.empty()) {
       return false;
     }
-    uint64_t taken = 0;
+    uint64_t taken = r.view.spec(c).gpus;
+    uint64_t smallest = taken;
     for (JobId v : chosen) {
-      taken += jobs_[v.value()].queue == q ? r.view.spec(v).gpus : 0;
+      if (jobs_[v.value()].queue == q) {
+        taken += r.view.spec(v).gpus;
+        smallest = std::min<uint64_t>(smallest, r.view.spec(v).gpus);
+      }
     }
     const uint64_t used = book_->usage(static_cast<uint32_t>(q), d.front().type);
-    return used > taken + book_->guaranteed(static_cast<uint32_t>(q), d.front().type);
+    const uint64_t guaranteed = book_->guaranteed(static_cast<uint32_t>(q), d.front().type);
+    return used + (q == mine ? need : 0) + smallest > taken + guaranteed;
   };
   auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch, may_add);
   if (!ev) {

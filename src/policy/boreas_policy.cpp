@@ -170,13 +170,15 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   account(r);
   rank(r);
   r.running_by_queue.resize(book_->queue_count());
+  auto owed = [&](JobId j) { return book_->within_guarantee(jobs_[j.value()].queue, guess_demand(view.spec(j), view)); };
   for (JobId j : r.ranked) {
-    if (book_->within_guarantee(jobs_[j.value()].queue, guess_demand(view.spec(j), view))) {
+    if (owed(j)) {
       try_start(r, j, true);
     }
   }
+  // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
   for (JobId j : r.ranked) {
-    if (r.started.count(j.value()) == 0 && !try_start(r, j, false)) {
+    if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(j))) {
       r.waiting[jobs_[j.value()].queue] += 1;
     }
   }

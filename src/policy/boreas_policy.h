@@ -39,7 +39,6 @@ class BoreasScheduler final : public Scheduler {
     int32_t class_value = 0;
     bool class_preemptible = true;
     bool never_fits = false;
-    bool safe = false;      // started on capacity nobody may reclaim
     bool borrowed = false;  // started beyond its queue's guarantee: reclaimable
   };
 
@@ -52,11 +51,13 @@ class BoreasScheduler final : public Scheduler {
   bool try_start(Round& round, JobId job, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
-  std::vector<JobId> candidates(Round& round, JobId job, bool guaranteed_pass);
+  bool try_evict(Round& round, JobId job, std::vector<JobId> candidates, bool guaranteed_pass);
+  std::vector<JobId> own_queue_victims(Round& round, JobId job);
+  std::vector<JobId> borrower_victims(Round& round, JobId job);
   void commit_start(Round& round, JobId job, std::vector<GpuId> gpus, const Demand& demand);
   void evict(Round& round, JobId victim, int32_t sign);
   void hold(Round& round, JobId job, const Demand& demand, int32_t sign);
-  bool needs_safe(JobId job, const state::ClusterView& view) const;
+  bool must_not_borrow(JobId job, const state::ClusterView& view) const;
   void no_fit(Round& round, JobId job);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
   Demand guess_demand(const JobSpec& spec, const state::ClusterView& view);

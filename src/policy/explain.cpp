@@ -20,8 +20,8 @@ std::string_view to_string(PendingKind kind) {
       return "behind-reservation";
     case PendingKind::kPreemptionCap:
       return "preemption-cap";
-    case PendingKind::kSafeOnly:
-      return "safe-only";
+    case PendingKind::kGuaranteeOnly:
+      return "guarantee-only";
     case PendingKind::kNeverFits:
       return "never-fits";
   }

@@ -18,7 +18,7 @@ enum class PendingKind : uint8_t {
   kBehindHigherPriority,  // no fit, and N higher-ranked jobs of its queue wait too
   kBehindReservation,  // a reservation holds the GPUs (reservation policies)
   kPreemptionCap,      // victims exist but this round's preemption cap is spent
-  kSafeOnly,           // preempted too often: starts only on capacity nobody may reclaim
+  kGuaranteeOnly,      // preempted too often (or not preemptible): runs only inside its guarantee
   kNeverFits,          // the request exceeds what the cluster or the queue's ceiling could give
 };
 

@@ -34,7 +34,8 @@ class PreemptionGuard {
 
   // May `victim` be evicted by a higher priority class of its queue (min runtime, cap, hysteresis)?
   bool priority_victim_ok(JobId victim, JobId preemptor, const state::ClusterView& view) const;
-  // Hysteresis alone (reclaim ignores the minimum runtime: a guarantee is never late).
+  // Hysteresis alone (used by priority preemption; reclaim ignores it and the minimum runtime:
+  // a guarantee is never late).
   bool not_retaliation(JobId victim, JobId preemptor, Time now) const;
   void record(JobId victim, JobId preemptor, Time now);
 
