@@ -109,7 +109,8 @@ void PriorityScheduler::sync_pending(const state::ClusterView& view) {
   }
 }
 
-const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(const state::ClusterView& view) {
+const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(
+    const state::ClusterView& view) {
   if (order_->running_keys_stable()) {
     return running_set_.items();
   }
@@ -141,7 +142,8 @@ void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, cons
 
 // The walk over running and pending jobs merged in rank order (Tiresias' semantics). The budget
 // only shrinks, so once it is below every waiting gang no pending job can be granted any more.
-void PriorityScheduler::decide(const state::ClusterView& view, const std::vector<Ranked>& running, Plan& plan) {
+void PriorityScheduler::decide(const state::ClusterView& view, const std::vector<Ranked>& running,
+                               Plan& plan) {
   uint64_t budget = view.total_gpus();
   for (JobId j : view.running()) {
     budget -= view.spec(j).preemptible ? 0 : view.spec(j).gpus;
