@@ -1,6 +1,7 @@
 #include "policy/priority_scheduler.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace boreas::policy {
@@ -16,32 +17,67 @@ PriorityScheduler::PriorityScheduler(std::string name, std::unique_ptr<PriorityO
 void PriorityScheduler::RankedSet::resize(size_t jobs) {
   if (key_.size() < jobs) {
     key_.resize(jobs);
+    gpus_.resize(jobs);
     in_.resize(jobs, 0);
   }
 }
 
 void PriorityScheduler::RankedSet::clear() {
   set_.clear();
+  by_gpus_.clear();
   std::fill(in_.begin(), in_.end(), 0);
 }
 
 void PriorityScheduler::RankedSet::erase(JobId job) {
+  const uint32_t i = job.value();
+  if (in_[i]) {
+    set_.erase(Ranked{key_[i], job});
+    if (--by_gpus_[gpus_[i]] == 0) {
+      by_gpus_.erase(gpus_[i]);
+    }
+    in_[i] = 0;
+  }
+}
+
+void PriorityScheduler::RankedSet::insert(JobId job, SortKey key, uint32_t gpus) {
+  const uint32_t i = job.value();
+  key_[i] = key;
+  gpus_[i] = gpus;
+  set_.insert(Ranked{key, job});
+  ++by_gpus_[gpus];
+  in_[i] = 1;
+}
+
+uint32_t PriorityScheduler::RankedSet::min_gpus() const {
+  return by_gpus_.empty() ? std::numeric_limits<uint32_t>::max() : by_gpus_.begin()->first;
+}
+
+void PriorityScheduler::FlatRanked::resize(size_t jobs) {
+  if (key_.size() < jobs) {
+    key_.resize(jobs);
+    in_.resize(jobs, 0);
+  }
+}
+
+void PriorityScheduler::FlatRanked::erase(JobId job) {
   if (in_[job.value()]) {
-    set_.erase(Ranked{key_[job.value()], job});
+    const Ranked r{key_[job.value()], job};
+    items_.erase(std::lower_bound(items_.begin(), items_.end(), r));
     in_[job.value()] = 0;
   }
 }
 
-void PriorityScheduler::RankedSet::insert(JobId job, SortKey key) {
+void PriorityScheduler::FlatRanked::insert(JobId job, SortKey key) {
   key_[job.value()] = key;
-  set_.insert(Ranked{key, job});
+  const Ranked r{key, job};
+  items_.insert(std::upper_bound(items_.begin(), items_.end(), r), r);
   in_[job.value()] = 1;
 }
 
 void PriorityScheduler::rekey_pending(const state::ClusterView& view) {
   pending_.clear();
   for (JobId j : view.pending()) {
-    pending_.insert(j, order_->key(j, view));
+    pending_.insert(j, order_->key(j, view), view.spec(j).gpus);
   }
   epoch_ = order_->pending_key_epoch();
 }
@@ -53,7 +89,7 @@ void PriorityScheduler::sync_job(JobId job, const state::ClusterView& view) {
   if (state == JobState::kRunning && order_->running_keys_stable()) {
     running_set_.insert(job, order_->key(job, view));
   } else if (view.state().pending().count(job) > 0) {
-    pending_.insert(job, order_->key(job, view));
+    pending_.insert(job, order_->key(job, view), view.spec(job).gpus);
   }
 }
 
@@ -73,16 +109,17 @@ void PriorityScheduler::sync_pending(const state::ClusterView& view) {
   }
 }
 
-void PriorityScheduler::rank_running(const state::ClusterView& view) {
+const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(
+    const state::ClusterView& view) {
   if (order_->running_keys_stable()) {
-    running_.assign(running_set_.set().begin(), running_set_.set().end());
-    return;
+    return running_set_.items();
   }
   running_.clear();
   for (JobId j : view.running()) {
     running_.push_back(Ranked{order_->key(j, view), j});
   }
   std::sort(running_.begin(), running_.end());
+  return running_;
 }
 
 // Grants `job` if its gang fits in the budget left by higher-ranked jobs; a running job that does
@@ -103,22 +140,25 @@ void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, cons
   }
 }
 
-// The walk over running and pending jobs merged in rank order (Tiresias' semantics).
-void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
+// The walk over running and pending jobs merged in rank order (Tiresias' semantics). The budget
+// only shrinks, so once it is below every waiting gang no pending job can be granted any more.
+void PriorityScheduler::decide(const state::ClusterView& view, const std::vector<Ranked>& running,
+                               Plan& plan) {
   uint64_t budget = view.total_gpus();
   for (JobId j : view.running()) {
     budget -= view.spec(j).preemptible ? 0 : view.spec(j).gpus;
   }
+  const uint64_t min_gpus = std::max<uint64_t>(1, pending_.min_gpus());
   auto p = pending_.set().begin();
-  for (const Ranked& r : running_) {
-    for (; p != pending_.set().end() && *p < r && budget > 0; ++p) {
+  for (const Ranked& r : running) {
+    for (; p != pending_.set().end() && *p < r && budget >= min_gpus; ++p) {
       if (admission_->admit(p->job, view)) {
         consider(p->job, false, budget, view, plan);
       }
     }
     consider(r.job, true, budget, view, plan);
   }
-  for (; p != pending_.set().end() && budget > 0; ++p) {
+  for (; p != pending_.set().end() && budget >= min_gpus; ++p) {
     if (admission_->admit(p->job, view)) {
       consider(p->job, false, budget, view, plan);
     }
@@ -175,8 +215,7 @@ Plan PriorityScheduler::schedule(const state::ClusterView& view) {
       }
     }
   } else {
-    rank_running(view);
-    decide(view, plan);
+    decide(view, rank_running(view), plan);
   }
   place_granted(view, plan);
   plan.wake_at = wake_at(view, plan);

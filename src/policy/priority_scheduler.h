@@ -4,6 +4,7 @@
 // still fits in the cluster's GPUs, and preempt running jobs that no longer fit (Tiresias'
 // semantics). Only the order differs, so it is a part.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -67,9 +68,9 @@ class PriorityScheduler final : public Scheduler {
   };
   void sync_pending(const state::ClusterView& view);
   void rekey_pending(const state::ClusterView& view);
-  void rank_running(const state::ClusterView& view);
+  const std::vector<Ranked>& rank_running(const state::ClusterView& view);
   void sync_job(JobId job, const state::ClusterView& view);
-  void decide(const state::ClusterView& view, Plan& plan);
+  void decide(const state::ClusterView& view, const std::vector<Ranked>& running, Plan& plan);
   void consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
   std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan);
@@ -78,22 +79,41 @@ class PriorityScheduler final : public Scheduler {
   std::unique_ptr<PriorityOrder> order_;
   std::unique_ptr<Placement> placement_;
   std::unique_ptr<Admission> admission_;
-  // Jobs in rank order with their keys, kept across rounds from the state's journal.
+  // Jobs in rank order with their keys, kept across rounds from the state's journal. Also counts
+  // the jobs per gang size, so the walk can stop once no waiting gang fits in the budget left.
   class RankedSet {
    public:
     void resize(size_t jobs);
     void clear();
     void erase(JobId job);
-    void insert(JobId job, SortKey key);
+    void insert(JobId job, SortKey key, uint32_t gpus);
     const std::set<Ranked>& set() const { return set_; }
+    // Smallest gang among the jobs in the set (UINT32_MAX when empty).
+    uint32_t min_gpus() const;
 
    private:
     std::set<Ranked> set_;
-    std::vector<SortKey> key_;  // by job, valid while in set_
+    std::map<uint32_t, uint32_t> by_gpus_;  // gang size -> jobs in set_
+    std::vector<SortKey> key_;              // by job, valid while in set_
+    std::vector<uint32_t> gpus_;
+    std::vector<uint8_t> in_;
+  };
+  // Running jobs in rank order: at most one per GPU, so a flat sorted vector beats a tree (cheap
+  // inserts, contiguous walks).
+  class FlatRanked {
+   public:
+    void resize(size_t jobs);
+    void erase(JobId job);
+    void insert(JobId job, SortKey key);
+    const std::vector<Ranked>& items() const { return items_; }
+
+   private:
+    std::vector<Ranked> items_;
+    std::vector<SortKey> key_;  // by job, valid while in items_
     std::vector<uint8_t> in_;
   };
   RankedSet pending_;
-  RankedSet running_set_;  // only for orders with running_keys_stable()
+  FlatRanked running_set_;  // only for orders with running_keys_stable()
   size_t journal_seen_ = 0;
   uint64_t epoch_ = 0;
   std::vector<Ranked> running_;  // re-ranked every full round: running keys move with service
