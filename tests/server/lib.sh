@@ -22,7 +22,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # start_daemon [extra serve args...]: starts on $PORT (0 the first time) and waits until ready.
 start_daemon() {
-  "$BOREAS" serve --cluster "$SRC/tests/server/local.yaml" --data-dir "$DATA" \
+  "$BOREAS" serve --cluster "${CLUSTER:-$SRC/tests/server/local.yaml}" --data-dir "$DATA" \
     --listen "127.0.0.1:$PORT" --grace 1 "$@" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
   DAEMON_PID=$!
   for _ in $(seq 200); do
