@@ -8,7 +8,8 @@ WORK=$(mktemp -d /tmp/boreas-live-XXXXXX)
 DATA=$WORK/data
 PORT=0
 DAEMON_PID=
-trap 'stop_daemon KILL; kill_jobs; rm -rf "$WORK"' EXIT
+# On failure the daemon's stderr is shown: a silent `set -e` exit (curl refused) means it died.
+trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs; rm -rf "$WORK"' EXIT
 
 # Jobs outlive the daemon by design; the tests end theirs (each is its own process group).
 kill_jobs() {
