@@ -8,14 +8,15 @@
 #    see the whole queue at once, in id order (the twin's submit times are all 0);
 #  - one node, so placement cannot differ;
 #  - the workload was chosen (seed search, scripts kept out of the repo) so that no two jobs end
-#    within TWIN_GAP of each other in the twin under fjf: a live exit is seen a few ms late, and
-#    two ends closer than that could be seen in the other order. The test checks this
-#    precondition. (Strict fifo starts jobs in id order whatever the end times, so it needs none.)
+#    within TWIN_GAP of each other in the twin under fjf and boreas: a live exit is seen a few ms
+#    late, and two ends closer than that could be seen in the other order. The test checks this
+#    precondition. (Strict fifo starts jobs in id order whatever the end times, so it needs none;
+#    POLICIES="fifo ..." runs it too.)
 # Starts are compared as the sequence of job ids ordered by (start time, id).
 source "$(dirname "$0")/lib.sh"
 WORKLOAD=$SRC/tests/server/live_vs_twin.csv
 CLUSTER=$SRC/tests/server/one_node.yaml
-POLICIES=${POLICIES:-fifo fjf}
+POLICIES=${POLICIES:-boreas fjf}
 TWIN_GAP=${TWIN_GAP:-0.12}
 
 # twin_order POLICY → $WORK/twin-POLICY.order: job ids in start order; checks the precondition
