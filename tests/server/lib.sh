@@ -1,6 +1,8 @@
 # Helpers for the live daemon's integration tests: start/stop a real `boreas serve` on a loopback
 # port with a temporary data dir, call the API with curl, wait for job states.
-set -euo pipefail
+set -eEuo pipefail
+# A command failing under `set -e` would end the test silently; say which one.
+trap 'echo "FAIL: line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 
 BOREAS=${BOREAS:?set BOREAS to the boreas binary}
 SRC=${SRC:?set SRC to the source tree}
@@ -47,7 +49,8 @@ stop_daemon() {  # stop_daemon [SIGNAL]
 }
 
 token() {  # token ROLE QUEUES NAME
-  "$BOREAS" token create --data-dir "$DATA" --role "$1" --queues "$2" --name "$3" 2>/dev/null
+  "$BOREAS" token create --data-dir "$DATA" --role "$1" --queues "$2" --name "$3" 2>"$WORK/token.err" ||
+    { cat "$WORK/token.err" >&2; return 1; }
 }
 
 # api TOKEN METHOD PATH [BODY] → prints "CODE BODY"
