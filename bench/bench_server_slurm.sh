@@ -27,7 +27,9 @@ done
 LAB=$(mktemp -d /tmp/boreas-slurm-XXXXXX)
 HOST=$(hostname)
 export SLURM_CONF=$LAB/etc/slurm.conf
+SERVE=
 teardown() {
+  [ -z "$SERVE" ] || kill "$SERVE" 2>/dev/null || true  # the boreas daemon, even after a failure
   squeue -h -o %i 2>/dev/null | xargs -r scancel 2>/dev/null || true
   scontrol shutdown >/dev/null 2>&1 || true
   sleep 1
@@ -125,6 +127,7 @@ seq "$N" | xargs -P "$CLIENTS" -I{} "$BOREAS" submit --gpus 1 -- true >/dev/null
 t1=$(date +%s.%N)
 queued=$("$BOREAS" jobs --json | grep -o '"state": *"pending"' | wc -l)
 kill "$SERVE"; wait "$SERVE" || true
+SERVE=
 awk -v n="$N" -v q="$queued" -v a="$t0" -v b="$t1" -v c="$CLIENTS" 'BEGIN {
   printf "boreas submit: %d submissions (%d queued) with %d concurrent clients in %.2f s = %.0f submissions/s\n",
          n, q, c, b - a, n / (b - a) }'
