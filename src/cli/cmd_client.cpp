@@ -148,6 +148,7 @@ struct SubmitArgs {
   std::string priority;
   std::string time_limit;
   std::string name;
+  std::string restart;
   std::vector<std::string> command;
 };
 
@@ -158,6 +159,9 @@ int run_submit(const ClientArgs& a, const SubmitArgs& s) {
   }
   if (!s.priority.empty()) {
     body["priority_class"] = s.priority;
+  }
+  if (!s.restart.empty()) {
+    body["restart"] = s.restart;  // the daemon checks it and says what is wrong
   }
   if (!s.time_limit.empty()) {
     const int64_t secs = parse_time_limit(s.time_limit);
@@ -190,6 +194,9 @@ void add_submit(CLI::App& app, Runner& runner) {
   cmd->add_option("--priority", s->priority, "Priority class");
   cmd->add_option("--time-limit", s->time_limit, "Time limit: seconds, 15m, 2h or H:MM:SS");
   cmd->add_option("--name", s->name, "Job name");
+  cmd->add_option("--restart", s->restart,
+                  "never (default) | on-failure[:N]: requeue after a non-zero exit or a lost process, "
+                  "at most N times (default 3)");
   cmd->add_option("command", s->command, "Command and arguments (after --)")->required();
   cmd->callback([&runner, a, s] { runner.action = [a, s] { return run_submit(*a, *s); }; });
 }

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <thread>
@@ -12,6 +14,7 @@
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
 #include "server/controller.h"
+#include "server/gpu_metrics.h"
 #include "server/http_api.h"
 #include "server/local_executor.h"
 #include "server/store.h"
@@ -75,6 +78,7 @@ struct ServeArgs {
   std::string data_dir;
   std::string listen = "127.0.0.1:8080";
   double grace_s = 10;
+  double gpu_sample_s = 5;
 };
 
 Result<std::pair<std::string, int>> parse_listen(const std::string& s) {
@@ -125,6 +129,23 @@ Result<server::ControllerConfig> load_config(const ServeArgs& a) {
   return cfg;
 }
 
+std::string host_name() {
+  char buf[256] = {};
+  return gethostname(buf, sizeof(buf) - 1) == 0 ? std::string(buf) : std::string("localhost");
+}
+
+// Per-GPU gauges from NVML when a driver is present; nullptr (and no such metrics) otherwise.
+std::unique_ptr<server::GpuTelemetry> start_gpu_telemetry(server::GpuProbe* probe,
+                                                          server::MetricsRegistry& metrics,
+                                                          double interval_s) {
+  if (probe == nullptr) {
+    return nullptr;
+  }
+  auto telemetry = std::make_unique<server::GpuTelemetry>(*probe, metrics, host_name());
+  telemetry->start(Duration::from_seconds(interval_s));
+  return telemetry;
+}
+
 // Blocks SIGINT/SIGTERM in every thread; one thread waits for them and stops the server.
 std::thread stop_on_signal(server::ApiServer& api) {
   sigset_t set;
@@ -153,6 +174,8 @@ int run_serve(const ServeArgs& a) {
   }
   server::LocalExecutor executor({a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env()});
   server::MetricsRegistry metrics;
+  const auto nvml = server::open_nvml();
+  const auto telemetry = start_gpu_telemetry(nvml.get(), metrics, std::max(a.gpu_sample_s, 0.1));
   server::Controller controller(std::move(*cfg), **store, executor, metrics);
   if (Status s = controller.recover(); !s.is_ok()) {
     return report_error(s);
@@ -181,6 +204,8 @@ void add_daemon_command(CLI::App& app, Runner& runner) {
   serve->add_option("--data-dir", args->data_dir, "Where the store and job logs live")->required();
   serve->add_option("--listen", args->listen, "HOST:PORT to listen on; port 0 picks a free one");
   serve->add_option("--grace", args->grace_s, "Seconds between SIGTERM/SIGUSR1 and the next step");
+  serve->add_option("--gpu-sample", args->gpu_sample_s,
+                    "Seconds between NVML samples for the per-GPU metrics (when a driver is present)");
   serve->callback([&runner, args] { runner.action = [args] { return run_serve(*args); }; });
 }
 

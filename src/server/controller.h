@@ -105,6 +105,7 @@ class Controller {
   bool take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);
   void apply_exit(const JobExit& e);
+  void fail_or_restart(LiveJob& job, const std::string& what);
   void reconcile(LiveJob& job);
   void hold_gpus(const LiveJob& job, bool busy);
   LaunchRequest launch_request(const LiveJob& job) const;

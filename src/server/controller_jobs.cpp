@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "server/controller.h"
+#include "server/job_json.h"
 #include "server/job_records.h"
 
 namespace boreas::server {
@@ -137,6 +138,22 @@ Pending<bool> Controller::do_drain(const std::string& who, const std::string& no
   return {true, std::move(durable)};
 }
 
+// The job's restart policy decides: back to the queue (keeping its submit time, so its place in
+// line) while restarts are left, else failed.
+void Controller::fail_or_restart(LiveJob& job, const std::string& what) {
+  const RestartPolicy& r = job.request.restart;
+  if (r.on_failure && job.restarts < r.max_restarts) {
+    job.restarts += 1;
+    job.state = JobState::kPending;
+    job.reason = what + "; restart " + std::to_string(job.restarts) + " of " +
+                 std::to_string(r.max_restarts) + " (restart " + restart_to_string(r) + ")";
+    return;
+  }
+  job.state = JobState::kFailed;
+  job.reason = what + (r.on_failure ? "; no restarts left (restart " + restart_to_string(r) + ")"
+                                    : "; not restarted (restart never)");
+}
+
 void Controller::apply_exit(const JobExit& e) {
   LiveJob* j = find(e.job);
   if (j == nullptr) {
@@ -149,17 +166,19 @@ void Controller::apply_exit(const JobExit& e) {
   dirty_ = true;
   switch (e.kind) {
     case ExitKind::kCompleted: j->state = JobState::kCompleted; j->reason = "exit 0"; break;
-    case ExitKind::kFailed:
-      j->state = JobState::kFailed;
-      j->reason = "exit " + std::to_string(e.exit_code);
-      break;
+    case ExitKind::kFailed: fail_or_restart(*j, "exit " + std::to_string(e.exit_code)); break;
     case ExitKind::kCancelled: j->state = JobState::kCancelled; j->reason = "cancelled"; break;
     case ExitKind::kTimedOut: j->state = JobState::kFailed; j->reason = "time limit reached"; break;
     case ExitKind::kPreempted:
-    case ExitKind::kLost:
       j->state = JobState::kPending;
-      j->reason = e.kind == ExitKind::kPreempted ? "preempted after a checkpoint; waiting to resume"
-                                                 : "its process was lost; requeued";
+      j->reason = "preempted after a checkpoint; waiting to resume";
+      break;
+    case ExitKind::kNeverRan:
+      j->state = JobState::kPending;
+      j->reason = "its launch was aborted before the command ran; requeued";
+      break;
+    case ExitKind::kLost:
+      fail_or_restart(*j, "its process was lost without an exit status (killed while the daemon was down?)");
       break;
   }
   if (is_terminal(j->state)) {

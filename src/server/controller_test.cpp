@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -168,6 +172,63 @@ TEST_F(ControllerTest, RestartAdoptsRunningJobsAndKeepsHistory) {
   ASSERT_TRUE(audit.is_ok());
   ASSERT_EQ(audit->size(), 2u);
   EXPECT_EQ(as_text(audit->at(1)[2]), "job/2");
+}
+
+TEST_F(ControllerTest, OnFailureRestartsUntilItSucceedsOrRunsOut) {
+  // Fails on its first two runs, succeeds on the third.
+  SubmitRequest flaky = sh("n=$(cat count 2>/dev/null || echo 0); echo $((n + 1)) > count; [ $n -ge 2 ]");
+  flaky.restart = {true, 5};
+  SubmitRequest broken = sh("exit 3");
+  broken.restart = {true, 1};
+  auto a = ctl_->submit("alice", flaky);
+  ASSERT_TRUE(a.is_ok());
+  const LiveJob ok = wait_state(a->id, JobState::kCompleted);
+  EXPECT_EQ(ok.attempts, 3u);
+  EXPECT_EQ(ok.restarts, 2u);
+  EXPECT_EQ(slurp("count"), "3\n");
+  auto b = ctl_->submit("alice", broken);
+  auto c = ctl_->submit("alice", sh("exit 3"));  // restart never (the default)
+  ASSERT_TRUE(b.is_ok() && c.is_ok());
+  const LiveJob gave_up = wait_state(b->id, JobState::kFailed);
+  EXPECT_EQ(gave_up.attempts, 2u);
+  EXPECT_EQ(gave_up.restarts, 1u);
+  EXPECT_EQ(gave_up.reason, "exit 3; no restarts left (restart on-failure:1)");
+  const LiveJob once = wait_state(c->id, JobState::kFailed);
+  EXPECT_EQ(once.attempts, 1u);
+  EXPECT_EQ(once.restarts, 0u);
+  restart();  // the restart count is durable
+  EXPECT_EQ(ctl_->job(a->id)->restarts, 2u);
+}
+
+// A crash: the daemon is down and the job's whole process group is killed, so no exit status is
+// left. On restart the policy decides: on-failure requeues (and it runs again), never fails it.
+TEST_F(ControllerTest, LostProcessAfterACrashIsRequeuedOrFailedByItsPolicy) {
+  SubmitRequest again = sh("if [ -f ran ]; then exit 0; fi; touch ran; sleep 30", 1);
+  again.restart = {true, 2};
+  auto a = ctl_->submit("alice", again);
+  auto b = ctl_->submit("alice", sh("sleep 30", 1));
+  ASSERT_TRUE(a.is_ok() && b.is_ok());
+  const int32_t pid_a = wait_state(a->id, JobState::kRunning).process.pid;
+  const int32_t pid_b = wait_state(b->id, JobState::kRunning).process.pid;
+  for (int i = 0; i < 2000 && !std::filesystem::exists(dir_.path() + "/ran"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // its first run has begun
+  }
+  ctl_.reset();
+  executor_.reset();
+  store_.reset();
+  for (int32_t pid : {pid_a, pid_b}) {
+    ASSERT_EQ(kill(-pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);  // the test forked it; reap it like init would
+  }
+  open();
+  const LiveJob failed = wait_state(b->id, JobState::kFailed);
+  EXPECT_NE(failed.reason.find("lost"), std::string::npos) << failed.reason;
+  EXPECT_NE(failed.reason.find("restart never"), std::string::npos) << failed.reason;
+  EXPECT_EQ(failed.attempts, 1u);
+  const LiveJob done = wait_state(a->id, JobState::kCompleted);
+  EXPECT_EQ(done.attempts, 2u);
+  EXPECT_EQ(done.restarts, 1u);
 }
 
 }  // namespace

@@ -29,7 +29,9 @@ struct ProcessIdentity {
   uint64_t start_ticks = 0;  // /proc/PID/stat field 22
 };
 
-enum class ExitKind : uint8_t { kCompleted, kFailed, kCancelled, kTimedOut, kPreempted, kLost };
+// kNeverRan: a held launch was aborted, so the command never started (safe to run again).
+// kLost: the process is gone and left no exit status (e.g. its group was killed with the daemon).
+enum class ExitKind : uint8_t { kCompleted, kFailed, kCancelled, kTimedOut, kPreempted, kNeverRan, kLost };
 std::string_view to_string(ExitKind kind);
 
 struct JobExit {

@@ -66,6 +66,17 @@ constexpr StringField kStringFields[] = {
     {"gpu_type", &SubmitRequest::gpu_type},
 };
 
+Status read_restart(const json& j, SubmitRequest& r) {
+  std::string text;
+  BOREAS_RETURN_IF_ERROR(read_string(j, "restart", text));
+  auto policy = parse_restart(text);
+  if (!policy.is_ok()) {
+    return field_error("restart", policy.status().message());
+  }
+  r.restart = *policy;
+  return Status::ok();
+}
+
 Status read_number_field(const std::string& key, const json& v, SubmitRequest& r) {
   uint64_t n = 0;
   if (key == "gpus") {
@@ -93,11 +104,44 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r) {
   if (key == "gpus" || key == "time_limit_s") {
     return read_number_field(key, v, r);
   }
+  if (key == "restart") {
+    return read_restart(v, r);
+  }
   return field_error(key, "unknown field; known fields are command, env, cwd, name, queue, "
-                          "priority_class, gpus, gpu_type, time_limit_s");
+                          "priority_class, gpus, gpu_type, time_limit_s, restart");
 }
 
+constexpr uint32_t kDefaultRestarts = 3;
+constexpr uint32_t kMaxRestarts = 1000;
+
 }  // namespace
+
+Result<RestartPolicy> parse_restart(const std::string& text) {
+  const std::string usage = "`" + text + "`: expected never, on-failure or on-failure:N (N in 1.." +
+                            std::to_string(kMaxRestarts) + ")";
+  if (text == "never") {
+    return RestartPolicy{};
+  }
+  const std::string prefix = "on-failure";
+  if (text.rfind(prefix, 0) != 0) {
+    return invalid_argument(usage);
+  }
+  if (text.size() == prefix.size()) {
+    return RestartPolicy{true, kDefaultRestarts};
+  }
+  const std::string n = text.substr(prefix.size() + 1);
+  const bool digits = text[prefix.size()] == ':' && !n.empty() && n.size() <= 4 &&
+                      n.find_first_not_of("0123456789") == std::string::npos;
+  const uint32_t max = digits ? static_cast<uint32_t>(std::stoul(n)) : 0;
+  if (max < 1 || max > kMaxRestarts) {
+    return invalid_argument(usage);
+  }
+  return RestartPolicy{true, max};
+}
+
+std::string restart_to_string(const RestartPolicy& r) {
+  return r.on_failure ? "on-failure:" + std::to_string(r.max_restarts) : "never";
+}
 
 Result<SubmitRequest> parse_submit(const std::string& body) {
   json j;
@@ -124,7 +168,8 @@ Result<SubmitRequest> parse_submit(const std::string& body) {
 
 json submit_to_json(const SubmitRequest& r) {
   json j = {{"command", r.command}, {"env", r.env},   {"queue", r.queue},
-            {"gpus", r.gpus},       {"name", r.name}, {"time_limit_s", r.time_limit.us() / 1'000'000}};
+            {"gpus", r.gpus},       {"name", r.name}, {"time_limit_s", r.time_limit.us() / 1'000'000},
+            {"restart", restart_to_string(r.restart)}};
   for (const StringField& f : {kStringFields[1], kStringFields[3], kStringFields[4]}) {
     if (!(r.*f.member).empty()) {
       j[f.name] = r.*f.member;
@@ -141,6 +186,7 @@ json job_to_json(const LiveJob& job, const std::string& node_name) {
             {"request", submit_to_json(job.request)},
             {"priority", job.priority},
             {"attempts", job.attempts},
+            {"restarts", job.restarts},
             {"submit_us", job.submit.us()}};
   if (!node_name.empty()) {
     j["node"] = node_name;

@@ -12,6 +12,9 @@
 namespace boreas::server {
 
 Result<SubmitRequest> parse_submit(const std::string& body);
+// "never", "on-failure" (= on-failure:3) or "on-failure:N" with N in 1..1000.
+Result<RestartPolicy> parse_restart(const std::string& text);
+std::string restart_to_string(const RestartPolicy& r);
 nlohmann::json submit_to_json(const SubmitRequest& r);
 nlohmann::json job_to_json(const LiveJob& job, const std::string& node_name);
 

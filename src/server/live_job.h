@@ -13,6 +13,13 @@
 
 namespace boreas::server {
 
+// What happens when a job fails (non-zero exit) or its process is lost (e.g. killed with the
+// daemon down): "never" (fail) or "on-failure[:N]" (back to the queue, at most N times).
+struct RestartPolicy {
+  bool on_failure = false;
+  uint32_t max_restarts = 0;
+};
+
 // What a client asks for (POST /v1/jobs); validated by parse_submit().
 struct SubmitRequest {
   std::string name;
@@ -24,6 +31,7 @@ struct SubmitRequest {
   uint32_t gpus = 0;
   std::string gpu_type;  // empty = any
   Duration time_limit;   // zero = none
+  RestartPolicy restart;
 };
 
 struct LiveJob {
@@ -40,6 +48,7 @@ struct LiveJob {
   Time start;
   Time end;
   uint32_t attempts = 0;  // launches so far (preemptions and requeues add one each)
+  uint32_t restarts = 0;  // restarts after a failure or a lost process (restart policy)
   int32_t exit_code = -1;
 };
 

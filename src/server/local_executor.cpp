@@ -38,6 +38,7 @@ std::string_view to_string(ExitKind kind) {
     case ExitKind::kCancelled: return "cancelled";
     case ExitKind::kTimedOut: return "timed-out";
     case ExitKind::kPreempted: return "preempted";
+    case ExitKind::kNeverRan: return "never-ran";
     case ExitKind::kLost: return "lost";
   }
   return "unknown";
@@ -174,6 +175,9 @@ void LocalExecutor::escalate(Proc& p, Time now) {
 }
 
 JobExit LocalExecutor::classify(JobId job, const Proc& p, std::optional<int32_t> status) const {
+  if (status == kNeverRanStatus) {
+    return {job, ExitKind::kNeverRan, -1};
+  }
   JobExit e{job, ExitKind::kLost, status ? exit_code_of(*status) : -1};
   switch (p.intent) {
     case Intent::kCancel: e.kind = ExitKind::kCancelled; break;

@@ -143,16 +143,22 @@ TEST_F(LocalExecutorTest, AbortedHeldJobNeverRuns) {
 }
 
 TEST_F(LocalExecutorTest, HeldJobNeverRunsWhenTheDaemonGoesAway) {
-  int32_t pid = 0;
+  const LaunchRequest r = sh(9, "touch " + file("ran"));
+  ProcessIdentity id;
   {
     auto ex = make();
-    auto id = ex.launch(sh(9, "touch " + file("ran")));
-    ASSERT_TRUE(id.is_ok());
-    pid = id->pid;
+    auto launched = ex.launch(r);
+    ASSERT_TRUE(launched.is_ok());
+    id = *launched;
   }
   int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_EQ(waitpid(id.pid, &status, 0), id.pid);
   EXPECT_FALSE(std::filesystem::exists(file("ran")));
+  // A restarted daemon learns it never ran, so it may run it whatever the restart policy.
+  const AdoptOutcome o = make().adopt(r, id);
+  EXPECT_FALSE(o.alive);
+  ASSERT_TRUE(o.exit.has_value());
+  EXPECT_EQ(o.exit->kind, ExitKind::kNeverRan);
 }
 
 TEST_F(LocalExecutorTest, AdoptsALiveJobAndSeesItFinish) {

@@ -45,6 +45,8 @@ constexpr std::array kMigrations = {
               "CREATE TABLE node_state ("
               "  name TEXT PRIMARY KEY,"
               "  drained INTEGER NOT NULL DEFAULT 0);"},
+    Migration{5, "restarts under the restart policy",
+              "ALTER TABLE jobs ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;"},
 };
 
 }  // namespace

@@ -121,6 +121,7 @@ void record_exit(const ChildPlan& plan, int status) {
     n = read(go_fd, &go, 1);
   } while (n < 0 && errno == EINTR);
   if (n != 1) {
+    record_exit(plan, kNeverRanStatus);  // so a restarted daemon knows it is safe to run again
     _exit(kExitHeldAborted);  // the daemon died or aborted the launch: never run
   }
   close(go_fd);

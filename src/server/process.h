@@ -42,6 +42,10 @@ Result<Spawned> spawn_supervised(const SpawnSpec& spec);
 // Resolves a command name against PATH in `env` ("PATH=..."); names with a '/' are kept.
 Result<std::string> resolve_command(const std::string& name, const std::vector<std::string>& env);
 
+// What a supervisor writes instead of a wait status when its launch was aborted (the daemon died
+// or aborted it before the go byte): the command never ran. No wait status is this large.
+constexpr int32_t kNeverRanStatus = 1 << 20;
+
 // Reads the wait status written by a supervisor; nullopt when the file is absent or garbled.
 std::optional<int32_t> read_exit_status(const std::string& exit_path);
 

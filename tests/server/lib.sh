@@ -1,6 +1,8 @@
 # Helpers for the live daemon's integration tests: start/stop a real `boreas serve` on a loopback
 # port with a temporary data dir, call the API with curl, wait for job states.
-set -euo pipefail
+set -eEuo pipefail
+# A command failing under `set -e` would end the test silently; say which one.
+trap 'echo "FAIL: line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 
 BOREAS=${BOREAS:?set BOREAS to the boreas binary}
 SRC=${SRC:?set SRC to the source tree}
@@ -8,7 +10,8 @@ WORK=$(mktemp -d /tmp/boreas-live-XXXXXX)
 DATA=$WORK/data
 PORT=0
 DAEMON_PID=
-trap 'stop_daemon KILL; kill_jobs; rm -rf "$WORK"' EXIT
+# On failure the daemon's stderr is shown: a silent `set -e` exit (curl refused) means it died.
+trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs; rm -rf "$WORK"' EXIT
 
 # Jobs outlive the daemon by design; the tests end theirs (each is its own process group).
 kill_jobs() {
@@ -22,7 +25,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # start_daemon [extra serve args...]: starts on $PORT (0 the first time) and waits until ready.
 start_daemon() {
-  "$BOREAS" serve --cluster "$SRC/tests/server/local.yaml" --data-dir "$DATA" \
+  "$BOREAS" serve --cluster "${CLUSTER:-$SRC/tests/server/local.yaml}" --data-dir "$DATA" \
     --listen "127.0.0.1:$PORT" --grace 1 "$@" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
   DAEMON_PID=$!
   for _ in $(seq 200); do
@@ -46,7 +49,8 @@ stop_daemon() {  # stop_daemon [SIGNAL]
 }
 
 token() {  # token ROLE QUEUES NAME
-  "$BOREAS" token create --data-dir "$DATA" --role "$1" --queues "$2" --name "$3" 2>/dev/null
+  "$BOREAS" token create --data-dir "$DATA" --role "$1" --queues "$2" --name "$3" 2>"$WORK/token.err" ||
+    { cat "$WORK/token.err" >&2; return 1; }
 }
 
 # api TOKEN METHOD PATH [BODY] → prints "CODE BODY"

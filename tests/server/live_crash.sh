@@ -12,7 +12,7 @@ ADMIN=$(token admin '*' root)
 job="{\"command\":[\"sh\",\"-c\",\"sleep 0.05; echo \$BOREAS_JOB_ID >> $WORK/ran\"],\"gpus\":1}"
 
 submitter() {  # appends the id of every acknowledged (201) submission to acked.N
-  while [ ! -f "$WORK/stop" ]; do
+  while [ -d "$WORK" ] && [ ! -f "$WORK/stop" ]; do  # ends with the test, even a failed one
     out=$(curl -s -m 5 -X POST "http://127.0.0.1:$PORT/v1/jobs" -H "Authorization: Bearer $ADMIN" \
       -d "$job" -w ' %{http_code}' 2>/dev/null || true)
     if [ "${out##* }" = 201 ]; then

@@ -17,6 +17,13 @@ wait_state "$ADMIN" "$id" failed
 r=$(api "$ADMIN" GET "/v1/jobs/$id")
 [ "$(json_field exit_code "$r")" = 7 ] || fail "exit code not recorded: $r"
 
+# restart on-failure: fails once, then runs again and succeeds; a bad policy is a 400
+id=$(submit "$ADMIN" "{\"command\":[\"sh\",\"-c\",\"[ -f $WORK/failed ] || { touch $WORK/failed; exit 5; }\"],\"restart\":\"on-failure:2\"}")
+wait_state "$ADMIN" "$id" completed
+r=$(api "$ADMIN" GET "/v1/jobs/$id")
+[ "$(json_field restarts "$r")" = 1 ] && [ "$(json_field attempts "$r")" = 2 ] || fail "restart: $r"
+grep -q '^400 .*\$.restart' <<<"$(api "$ADMIN" POST /v1/jobs '{"command":["true"],"restart":"always"}')" || fail "restart always"
+
 # cancel a running job
 id=$(submit "$ADMIN" '{"command":["sleep","30"],"gpus":1}')
 wait_state "$ADMIN" "$id" running
