@@ -10,6 +10,7 @@ namespace boreas::sim {
 namespace {
 constexpr uint32_t kNoRun = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t kProgressEvery = 4096;
+constexpr uint32_t kInjected = std::numeric_limits<uint32_t>::max();  // version of a placed failure
 }  // namespace
 
 std::string_view to_string(NeverStarted reason) {
@@ -31,7 +32,8 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
       options_(options),
       state_(cluster, jobs, symbols),
       version_(jobs.size(), 0),
-      open_run_(jobs.size(), kNoRun) {
+      open_run_(jobs.size(), kNoRun),
+      rng_(options.seed) {
   arrivals_.reserve(jobs.size());
   for (const JobSpec& j : jobs) {
     arrivals_.push_back(j.id);
@@ -42,6 +44,7 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
   if (options_.physics.on.any()) {
     physics_ = std::make_unique<Physics>(state_, options_.physics);
     push_physics_events();
+    init_faults();
   }
   for (const Node& n : cluster.nodes) {
     if (n.gpu_type) {
@@ -220,8 +223,16 @@ Status Engine::handle_physics(const Event& e) {
     if (physics_->on_rack_event(RackEvent{e.time, e.job, e.version}, changed_)) {
       update_rates(changed_, e.time);
     }
+    return Status::ok();
   }
-  return Status::ok();
+  if (e.version == kInjected) {
+    return fail_node(NodeId(e.job), e.time);
+  }
+  if (e.version != failure_version_) {
+    return Status::ok();
+  }
+  draw_failure(e.time);
+  return fail_node(failure_node_[e.job], e.time);
 }
 
 Status Engine::schedule(Time t) {

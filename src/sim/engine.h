@@ -19,6 +19,8 @@
 
 #include "core/job.h"
 #include "core/status.h"
+#include "models/failure.h"
+#include "models/random.h"
 #include "policy/placement.h"
 #include "policy/scheduler.h"
 #include "sim/physics.h"
@@ -108,6 +110,9 @@ class Engine {
   void push_physics_events();
   Status handle_physics(const Event& e);
   Status stop_run(JobId job, Time t, JobState end_state, Duration overhead);
+  void init_faults();
+  void draw_failure(Time t);
+  Status fail_node(NodeId node, Time t);
   void sample_until(Time t);
   void notify(Time t);
   SimResult finish_result();
@@ -131,6 +136,10 @@ class Engine {
   std::function<void(double)> progress_;
   std::unique_ptr<Physics> physics_;  // null without physics
   std::vector<JobId> changed_;        // scratch: jobs whose rate may have changed
+  models::Rng rng_;                   // the one generator of every random process (seeded)
+  models::FailureProcess failures_;   // two components per GPU node: the node, its GPUs
+  std::vector<NodeId> failure_node_;  // per component
+  uint32_t failure_version_ = 0;      // the live failure draw; older ones are stale
 };
 
 }  // namespace boreas::sim

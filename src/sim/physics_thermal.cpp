@@ -26,7 +26,8 @@ double Physics::gpu_power(uint32_t gpu, double act) const {
 // Closed-form RC step for every GPU of a node at once: one exp per node, not per GPU.
 void Physics::node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt,
                          double* out) const {
-  const double keep = std::exp(-dt.to_seconds() / rc.tau_s());
+  const double tau = rc.tau_s();
+  const double keep = tau > 0 ? std::exp(-dt.to_seconds() / tau) : 0.0;  // tau 0: no power model
   for (uint32_t i = 0; i < node.gpu_count; ++i) {
     const uint32_t g = node.first_gpu + i;
     const double steady = inlet_c + power_w_[g] * rc.r_c_per_w;
@@ -43,7 +44,8 @@ void Physics::init_thermal() {
   node_max_c_.assign(cluster_.nodes.size(), 0);
   for (size_t n = 0; n < cluster_.nodes.size(); ++n) {
     const Node& node = cluster_.nodes[n];
-    if (node.gpu_type && node.gpu_count > 0) {
+    if (node.gpu_type && node.gpu_count > 0 &&
+        models::validate_for_power(cluster_.catalog.at(*node.gpu_type)).is_ok()) {
       const GpuType& type = cluster_.catalog.at(*node.gpu_type);
       const Zone& zone = cluster_.zones[cluster_.rack_of(node).zone.value()];
       node_rc_[n] = models::rc_for(type, zone.cooling, options_.thermal);
@@ -143,7 +145,8 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
       const double act = activity(GpuId(g));
       double clock = 1.0;
-      if (act > 0 && (clock_[g] < 1.0 || temp_c_[g] >= node_max_c_[n.value()] - kOnsetSlackC)) {
+      if (act > 0 && rc.r_c_per_w > 0 &&
+          (clock_[g] < 1.0 || temp_c_[g] >= node_max_c_[n.value()] - kOnsetSlackC)) {
         const models::ThrottleState ts = models::throttle_state(cluster_.catalog.at(*node.gpu_type), act,
                                                                 inlet, rc, options_.power, options_.thermal);
         clock = ts.level == models::Throttle::kNone ? 1.0 : ts.clock;
@@ -158,7 +161,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
           changed.push_back(state_.gpu_owner(GpuId(g)));
         }
       }
-      if (act > 0 && clock_[g] == 1.0) {
+      if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0) {
         next =
             std::min(next, models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc));
       }
