@@ -2,6 +2,7 @@
 // (docs/models.md, "Engine integration").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -141,6 +142,35 @@ TEST(PhysicsEngine, LlamaScaleInterruptionInterval) {
   std::printf("16,384-GPU job: %u failed runs over %.1f h running: one per %.3f h\n", failed, running_h,
               running_h / failed);
   EXPECT_NEAR(running_h / failed, 3.1, 0.31) << failed << " failures over " << running_h << " h";
+}
+
+// Young/Daly in the engine: a 1024-GPU job (128 nodes, host MTBF 256 h → job MTBF 2 h), 300 s
+// writes, 600 s restores, 500 h of work, checkpoint intervals from ¼ to 4 × Young (√(2·300·7200)
+// = 2078 s), one seed for all points. Waste = (wall − work) / work: lost work + writes + restores.
+TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
+  const Cluster c = hot_node(25, 5, 26);
+  const double young = std::sqrt(2 * 300.0 * 7200);
+  const double factors[] = {0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 4.0};
+  std::vector<double> waste;
+  for (double f : factors) {
+    testing::JobListBuilder jobs;
+    jobs.add(0, 1024, 500 * 3600);
+    jobs.jobs()[0].checkpoint_interval = Duration::from_seconds(f * young);
+    jobs.jobs()[0].checkpoint_cost = Duration::seconds(300);
+    sim::EngineOptions e = physics("failures,checkpoint");
+    e.seed = 5;
+    e.physics.failure = models::FailureParams{1e12, 256, 24, 4};
+    e.physics.restore = Duration::seconds(600);
+    auto out = run(c, jobs, e);
+    ASSERT_TRUE(out.is_ok()) << out.status().message();
+    waste.push_back(out->result.jobs[0].end.to_seconds() / (500 * 3600) - 1);
+    std::printf("interval %.2f x Young (%.0f s): waste %.4f, %lu failures\n", f, f * young, waste.back(),
+                static_cast<unsigned long>(out->result.physics->interrupted_runs));
+  }
+  const double best = *std::min_element(waste.begin(), waste.end());
+  EXPECT_LE(waste[3], best * 1.05);  // Young within 5% of the grid's best
+  EXPECT_LT(waste[3], waste[0]);
+  EXPECT_LT(waste[3], waste[6]);
 }
 
 TEST(PhysicsEngine, SameSeedSameRun) {
