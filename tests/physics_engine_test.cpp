@@ -94,6 +94,21 @@ TEST(PhysicsEngine, EnergyOfAFixedAllocation) {
   EXPECT_NEAR(out->summary.avg_pue, 1.5, 1e-9);
 }
 
+// Zone cap 4000 W on the busy node: static 500 + 8 × 200 + 8 × 40 idle = 2420 W, dynamic at full
+// clock 8 × 360 = 2880 W → c³ = (4000 − 2420)/2880 → c = 0.81857; the compute-bound 1000 s job
+// ends at 1000 / c = 1221.63 s, the zone drawing exactly 4000 W meanwhile.
+TEST(PhysicsEngine, ZonePowerCapLowersTheClock) {
+  Cluster c = hot_node(25);
+  c.zones[0].power_cap_kw = 4;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  auto out = run(c, jobs, physics("power"));
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const double clock = std::cbrt((4000.0 - 2420) / 2880);
+  EXPECT_NEAR(out->result.jobs[0].end.to_seconds(), 1000 / clock, 1e-3);
+  EXPECT_NEAR(out->result.physics->energy_it_kwh, 4000 * (1000 / clock) / 3.6e6, 1e-6);
+}
+
 // Checkpoints every 1000 s of compute, 100 s to write: progress 1000/1100 per second. A failure at
 // 2550 s: two checkpoints done (at 1100 and 2200 s) saved 2000 s of work; 2550 × 1000/1100 =
 // 2318.18 s were done, so 318.18 s are lost, plus the 120 s restore. The job restarts at once

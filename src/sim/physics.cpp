@@ -126,7 +126,7 @@ double Physics::rate(JobId job) const {
     double slowest = std::numeric_limits<double>::infinity();
     for (GpuId g : gpus) {
       const auto type = cluster_.nodes[state_.node_of(g).value()].gpu_type;
-      slowest = std::min(slowest, table_.rate(cls, *type, clock_[g.value()]));
+      slowest = std::min(slowest, table_.rate(cls, *type, clock_of(g.value())));
     }
     const GpuTypeId ref = on.throughput ? GpuTypeId(reference_type(spec))
                                         : *cluster_.nodes[state_.node_of(gpus.front()).value()].gpu_type;

@@ -4,6 +4,7 @@
 // per-GPU RC temperatures advanced in closed form per rack, throttle onsets as events, energy,
 // throttled GPU-hours, checkpoint overhead and per-queue cost. Failures live in sim/faults.h.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -135,6 +136,9 @@ class Physics {
   uint32_t gpu_rack(GpuId gpu) const;
   double activity(GpuId gpu) const;
   double gpu_power(uint32_t gpu, double act) const;
+  // Thermal clock and the zone's power-cap clock together: the lower wins.
+  double clock_of(uint32_t gpu) const { return std::min(clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]]); }
+  void enforce_cap(uint32_t zone, Time t, std::vector<JobId>& changed);
   void node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt, double* out) const;
   double placement_factor(JobId job) const;
   uint32_t reference_type(const JobSpec& spec) const;
@@ -156,6 +160,9 @@ class Physics {
   std::vector<double> rack_inlet_c_, rack_power_w_;
   std::vector<uint32_t> rack_version_;
   std::vector<double> zone_power_w_;
+  std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
+  std::vector<uint32_t> gpu_zone_;
+  bool capping_ = false;  // enforce_cap refreshes racks, which must not recurse
   uint32_t throttled_ = 0;
   Time last_;
   std::vector<Ckpt> ckpt_;

@@ -16,11 +16,12 @@ constexpr double kJoulesPerKwh = 3.6e6;
 double Physics::gpu_power(uint32_t gpu, double act) const {
   const Node& node = cluster_.nodes[state_.node_of(GpuId(gpu)).value()];
   const GpuType& type = cluster_.catalog.at(*node.gpu_type);
-  if (clock_[gpu] == 1.0) {  // the common case, without models::gpu_power_w's pow()
+  const double clock = clock_of(gpu);
+  if (clock == 1.0) {  // the common case, without models::gpu_power_w's pow()
     const double idle = models::idle_w(type);
     return idle + (type.tdp_w - idle) * act;
   }
-  return models::gpu_power_w(type, act, clock_[gpu], options_.power);
+  return models::gpu_power_w(type, act, clock, options_.power);
 }
 
 // Closed-form RC step for every GPU of a node at once: one exp per node, not per GPU.
@@ -57,6 +58,13 @@ void Physics::init_thermal() {
   rack_power_w_.assign(cluster_.racks.size(), 0);
   rack_version_.assign(cluster_.racks.size(), 0);
   zone_power_w_.assign(cluster_.zones.size(), 0);
+  zone_cap_clock_.assign(cluster_.zones.size(), 1.0);
+  gpu_zone_.assign(gpus, 0);
+  for (const Node& node : cluster_.nodes) {
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      gpu_zone_[g] = cluster_.rack_of(node).zone.value();
+    }
+  }
   std::vector<JobId> none;
   for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
     refresh_rack(r, Time(), none);
@@ -174,6 +182,52 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   if (next != Duration::infinite()) {
     events_.push_back(RackEvent{t + std::max(next, Duration::micros(1)), rack, rack_version_[rack]});
   }
+  enforce_cap(rk.zone.value(), t, changed);
+}
+
+// A zone over its power cap runs every GPU at the one clock that meets it
+// (models::group_clock_for_cap); the clock is recomputed whenever the zone's draw changes.
+void Physics::enforce_cap(uint32_t zone, Time t, std::vector<JobId>& changed) {
+  const double cap_w = cluster_.zones[zone].power_cap_kw * 1000.0;
+  if (capping_ || !options_.on.power || cap_w <= 0 ||
+      (zone_power_w_[zone] <= cap_w && zone_cap_clock_[zone] == 1.0)) {
+    return;
+  }
+  std::vector<models::GpuLoad> loads;
+  double static_w = 0;
+  std::vector<uint32_t> racks;
+  for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
+    if (cluster_.racks[r].zone.value() != zone) {
+      continue;
+    }
+    racks.push_back(r);
+    for (NodeId n : state_.nodes_of_rack(RackId(r))) {
+      const Node& node = cluster_.nodes[n.value()];
+      static_w += models::node_static_w(node.gpu_count, options_.power);
+      for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+        loads.push_back(models::GpuLoad{&cluster_.catalog.at(*node.gpu_type), activity(GpuId(g))});
+      }
+    }
+  }
+  const double clock = models::group_clock_for_cap(loads, static_w, cap_w, options_.power).clock;
+  if (std::abs(clock - zone_cap_clock_[zone]) < 1e-9) {
+    return;
+  }
+  zone_cap_clock_[zone] = clock;
+  capping_ = true;
+  for (uint32_t r : racks) {
+    advance_rack(r, t);
+    refresh_rack(r, t, changed);
+    for (NodeId n : state_.nodes_of_rack(RackId(r))) {
+      const Node& node = cluster_.nodes[n.value()];
+      for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+        if (state_.gpu_owner(GpuId(g)).valid()) {
+          changed.push_back(state_.gpu_owner(GpuId(g)));
+        }
+      }
+    }
+  }
+  capping_ = false;
 }
 
 void Physics::touch_racks(std::span<const GpuId> gpus, Time t, std::vector<JobId>& changed) {
