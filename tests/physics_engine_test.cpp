@@ -188,6 +188,29 @@ TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
   EXPECT_LT(waste[3], waste[6]);
 }
 
+// A spot node reclaimed every 2 h on average, 120 s notice, 60 s checkpoint writes: every reclaim
+// finds the job able to checkpoint within the notice, so it redoes exactly one restore (120 s) per
+// reclaim and loses no work.
+TEST(PhysicsEngine, SpotReclaimCheckpointsOnNotice) {
+  Cluster c = hot_node(25);
+  c.zones[0].spot = true;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 10 * 3600);
+  sim::EngineOptions e = physics("spot,checkpoint");
+  e.seed = 3;
+  e.physics.spot.mean_hours_between_reclaims = 2;
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  uint32_t reclaimed = 0;
+  for (const sim::RunRecord& r : out->result.runs) {
+    reclaimed += r.end_state == JobState::kPreempted ? 1 : 0;
+  }
+  EXPECT_GT(reclaimed, 0u);
+  EXPECT_EQ(out->result.jobs[0].extra_work, Duration::seconds(120) * reclaimed);
+  EXPECT_EQ(out->result.physics->lost_gpu_hours, 0);
+  EXPECT_EQ(out->result.physics->spot_reclaims, reclaimed);
+}
+
 TEST(PhysicsEngine, SameSeedSameRun) {
   const Cluster c = hot_node(40, 2, 4);
   testing::JobListBuilder jobs;

@@ -140,9 +140,9 @@ Status Engine::process_batch(Time t) {
     if (e.kind == Kind::kWake) {
       wake_.reset();
       acted = true;
-    } else if (e.kind == Kind::kThermal || e.kind == Kind::kFailure) {
+    } else if (e.kind == Kind::kThermal || e.kind == Kind::kFailure || e.kind == Kind::kSpot) {
       BOREAS_RETURN_IF_ERROR(handle_physics(e));
-      acted = acted || e.kind == Kind::kFailure;
+      acted = acted || e.kind != Kind::kThermal;
     } else if (e.version == version_[e.job]) {
       BOREAS_RETURN_IF_ERROR(complete(e));
       acted = true;
@@ -224,6 +224,10 @@ Status Engine::handle_physics(const Event& e) {
       update_rates(changed_, e.time);
     }
     return Status::ok();
+  }
+  if (e.kind == Kind::kSpot) {
+    draw_reclaim(e.time);
+    return reclaim_node(NodeId(e.job), e.time);
   }
   if (e.version == kInjected) {
     return fail_node(NodeId(e.job), e.time);

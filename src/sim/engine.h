@@ -85,7 +85,7 @@ class Engine {
   Result<SimResult> run();
 
  private:
-  enum class Kind : uint8_t { kFinish, kWake, kThermal, kFailure };
+  enum class Kind : uint8_t { kFinish, kWake, kThermal, kFailure, kSpot };
   struct Event {
     Time time;
     uint64_t seq;
@@ -113,6 +113,9 @@ class Engine {
   void init_faults();
   void draw_failure(Time t);
   Status fail_node(NodeId node, Time t);
+  std::vector<JobId> jobs_on(NodeId node) const;
+  void draw_reclaim(Time t);
+  Status reclaim_node(NodeId node, Time t);
   void sample_until(Time t);
   void notify(Time t);
   SimResult finish_result();
@@ -140,6 +143,7 @@ class Engine {
   models::FailureProcess failures_;   // two components per GPU node: the node, its GPUs
   std::vector<NodeId> failure_node_;  // per component
   uint32_t failure_version_ = 0;      // the live failure draw; older ones are stale
+  std::vector<NodeId> spot_nodes_;    // GPU nodes of spot zones
 };
 
 }  // namespace boreas::sim

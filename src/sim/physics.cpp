@@ -181,6 +181,16 @@ Duration Physics::lost_on_kill(JobId job, Time t) {
   return lost + restore;
 }
 
+Duration Physics::redo_after_notice(JobId job, Time t, Duration notice) {
+  const Ckpt& c = ckpt_[job.value()];
+  const Duration write = c.write > Duration::zero() ? c.write : options_.checkpoint_write;
+  if (options_.on.checkpoint && write <= notice) {
+    totals_.checkpoint_overhead_gpu_hours += write.to_seconds() / 3600.0 * state_.spec(job).gpus;
+    return options_.restore;
+  }
+  return lost_on_kill(job, t);
+}
+
 void Physics::charge_run(JobId job, std::span<const GpuId> gpus, Time t) {
   const Ckpt& c = ckpt_[job.value()];
   const double n = static_cast<double>(gpus.size());

@@ -116,6 +116,8 @@ class Physics {
   // Work a run loses when killed at t: done since its last completed checkpoint (≥ 0), plus the
   // restore it must redo; lost wall time × GPUs goes to lost_gpu_hours.
   Duration lost_on_kill(JobId job, Time t);
+  // A spot reclaim with `notice`: only the restore when the checkpoint write fits in the notice.
+  Duration redo_after_notice(JobId job, Time t, Duration notice);
   std::vector<RackEvent> take_events();
   void sample(Time t, std::vector<ZoneSample>& out) const;
   // Flushes racks and costs of still-running jobs at the end of the run.
