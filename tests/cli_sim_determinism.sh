@@ -17,6 +17,21 @@ for f in "$work"/a/*/*; do
   fi
 done
 [ "$(ls "$work"/a/*/* | wc -l)" -eq 12 ]
+# With every physical model on (failures draw from the seeded generator): still byte-identical.
+for run in pa pb; do
+  "$boreas" sim --cluster "$src/examples/clusters/hybrid.yaml" --trace "$src/data/peer-cases/synth1000.csv" \
+    --policy fifo --placement pack --seed 7 --physics all --out "$work/$run" >/dev/null 2>&1
+done
+for f in "$work"/pa/*/*; do
+  rel=${f#"$work/pa/"}
+  if [[ $rel == */summary.json ]]; then
+    diff <(grep -v '"wall_time_s"' "$f") <(grep -v '"wall_time_s"' "$work/pb/$rel")
+  else
+    cmp "$f" "$work/pb/$rel"
+  fi
+done
+[ "$(ls "$work"/pa/*/* | wc -l)" -eq 5 ]
+grep -q '"throttled_gpu_hours"' "$work/pa/fifo/summary.json"
 set +e
 "$boreas" sim --cluster "$src/examples/clusters/peer-64.yaml" --trace "$src/data/peer-cases/synth1000.csv" \
   --policy nope 2>/dev/null

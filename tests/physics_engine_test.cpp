@@ -1,0 +1,239 @@
+// The physical models inside the engine, on scenarios small enough to compute by hand
+// (docs/models.md, "Engine integration").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "support/cluster_builder.h"
+#include "support/sim_run.h"
+
+namespace boreas {
+namespace {
+
+// One 8-GPU air-cooled node of a 400 W GPU (idle 40 W): R = 50 °C / 400 W, τ = 150 s.
+Cluster hot_node(double inlet_c, uint32_t racks = 1, uint32_t nodes_per_rack = 1) {
+  Cluster c = testing::uniform_cluster(racks, nodes_per_rack, 8);
+  GpuType t = c.catalog.at(GpuTypeId(0));
+  t.tdp_w = 400;
+  t.idle_w = 40;
+  t.bf16_tflops = 100;
+  t.memory_bandwidth_gbps = 1000;
+  GpuCatalog catalog;
+  catalog.add(t);
+  c.catalog = catalog;
+  c.zones[0].cooling = CoolingKind::kAir;
+  c.zones[0].inlet_c = inlet_c;
+  return c;
+}
+
+// A job class wholly compute-bound, so that its rate is exactly the clock factor.
+sim::EngineOptions physics(const char* list) {
+  sim::EngineOptions e;
+  e.physics.on = *sim::parse_physics(list);
+  e.physics.throughput.classes = {{"compute", 1.0}};
+  e.physics.throughput.default_class = "compute";
+  return e;
+}
+
+Result<sim::RunOutput> run(const Cluster& c, testing::JobListBuilder& jobs, const sim::EngineOptions& e) {
+  return testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "fifo", {}, e);
+}
+
+TEST(PhysicsEngine, ParsesSwitches) {
+  EXPECT_FALSE(sim::parse_physics("none")->any());
+  const auto all = *sim::parse_physics("all");
+  EXPECT_TRUE(all.throughput && all.comm && all.power && all.thermal && all.failures && all.checkpoint &&
+              all.spot && all.cost);
+  const auto some = *sim::parse_physics("power,thermal");
+  EXPECT_TRUE(some.power && some.thermal && !some.throughput && !some.failures);
+  const auto bad = sim::parse_physics("power,heat");
+  ASSERT_FALSE(bad.is_ok());
+  EXPECT_NE(bad.status().message().find("unknown model 'heat'"), std::string::npos);
+}
+
+// 40 °C inlet: idle GPUs sit at 40 + 40 W × 0.125 = 45 °C; at TDP they head for 90 °C and cross
+// 85 °C after 150 · ln((90 − 45)/(90 − 85)) = 150 · ln 9 = 329.58 s. Then the clock that holds
+// 85 °C: 40 + 360 · c³ = 360 W → c = (320/360)^(1/3) = 0.96150. A 1000 s job does 329.58 s of
+// work at full speed and the remaining 670.42 s at c: it ends at 329.58 + 670.42 / c = 1026.85 s.
+TEST(PhysicsEngine, ThrottleOnsetAndFinishByHand) {
+  const Cluster c = hot_node(40);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  auto out = run(c, jobs, physics("thermal"));
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const double onset = 150 * std::log(9.0);
+  const double clock = std::cbrt(320.0 / 360.0);
+  const double end = onset + (1000 - onset) / clock;
+  EXPECT_NEAR(out->result.jobs[0].end.to_seconds(), end, 1e-3);
+  EXPECT_NEAR(out->result.physics->throttled_gpu_hours, 8 * (end - onset) / 3600, 1e-6);
+}
+
+TEST(PhysicsEngine, NoThrottleBelowTheLimit) {
+  const Cluster c = hot_node(25);  // steady state 75 °C
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  auto out = run(c, jobs, physics("thermal"));
+  ASSERT_TRUE(out.is_ok());
+  EXPECT_EQ(out->result.jobs[0].end.to_seconds(), 1000);
+  EXPECT_EQ(out->result.physics->throttled_gpu_hours, 0);
+}
+
+// 8 GPUs at TDP (3200 W) + node static 500 + 8 × 200 W = 5300 W for one hour: 5.3 kWh IT, × PUE
+// 1.5 = 7.95 kWh facility.
+TEST(PhysicsEngine, EnergyOfAFixedAllocation) {
+  const Cluster c = hot_node(25);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 3600);
+  auto out = run(c, jobs, physics("power"));
+  ASSERT_TRUE(out.is_ok());
+  EXPECT_NEAR(out->result.physics->energy_it_kwh, 5.3, 1e-9);
+  EXPECT_NEAR(out->result.physics->energy_facility_kwh, 7.95, 1e-9);
+  EXPECT_NEAR(out->summary.avg_pue, 1.5, 1e-9);
+}
+
+// Zone cap 4000 W on the busy node: static 500 + 8 × 200 + 8 × 40 idle = 2420 W, dynamic at full
+// clock 8 × 360 = 2880 W → c³ = (4000 − 2420)/2880 → c = 0.81857; the compute-bound 1000 s job
+// ends at 1000 / c = 1221.63 s, the zone drawing exactly 4000 W meanwhile.
+TEST(PhysicsEngine, ZonePowerCapLowersTheClock) {
+  Cluster c = hot_node(25);
+  c.zones[0].power_cap_kw = 4;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  auto out = run(c, jobs, physics("power"));
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const double clock = std::cbrt((4000.0 - 2420) / 2880);
+  EXPECT_NEAR(out->result.jobs[0].end.to_seconds(), 1000 / clock, 1e-3);
+  EXPECT_NEAR(out->result.physics->energy_it_kwh, 4000 * (1000 / clock) / 3.6e6, 1e-6);
+}
+
+// Checkpoints every 1000 s of compute, 100 s to write: progress 1000/1100 per second. A failure at
+// 2550 s: two checkpoints done (at 1100 and 2200 s) saved 2000 s of work; 2550 × 1000/1100 =
+// 2318.18 s were done, so 318.18 s are lost, plus the 120 s restore. The job restarts at once
+// (the node is back): 10000 − 2000 + 120 = 8120 s of work at 1000/1100 → ends at 2550 + 8932.
+TEST(PhysicsEngine, FailureLosesTheWorkSinceTheLastCheckpoint) {
+  const Cluster c = hot_node(25);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 10000);
+  jobs.jobs()[0].checkpoint_interval = Duration::seconds(1000);
+  jobs.jobs()[0].checkpoint_cost = Duration::seconds(100);
+  sim::EngineOptions e = physics("failures,checkpoint");
+  e.physics.random_failures = false;
+  e.physics.injected_failures = {{Time::from_seconds(2550), NodeId(0)}};
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const double lost = 2550.0 * 1000 / 1100 - 2000;
+  EXPECT_NEAR(out->result.jobs[0].extra_work.to_seconds(), lost + 120, 1e-3);
+  ASSERT_EQ(out->result.runs.size(), 2u);
+  EXPECT_EQ(out->result.runs[0].end_state, JobState::kFailed);
+  EXPECT_EQ(out->result.runs[0].end.to_seconds(), 2550);
+  EXPECT_NEAR(out->result.jobs[0].end.to_seconds(), 2550 + 8120 * 1.1, 1e-3);
+  EXPECT_EQ(out->result.physics->failures, 1u);
+  EXPECT_NEAR(out->result.physics->lost_gpu_hours, 8 * (2550 - 2200) / 3600.0, 1e-9);
+  // 2 writes before the failure, floor(8932 / 1100) = 8 after: 10 × 100 s × 8 GPUs.
+  EXPECT_NEAR(out->result.physics->checkpoint_overhead_gpu_hours, 10 * 100 * 8 / 3600.0, 1e-9);
+}
+
+// FACTS §4.1: a 16,384-GPU job is interrupted about every 3.1 h. 2,112 nodes of 8 GPUs leave
+// spares, so a failed job restarts at once; the interval is its running time per failed run.
+TEST(PhysicsEngine, LlamaScaleInterruptionInterval) {
+  const Cluster c = hot_node(25, 66, 32);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 16384, 2000 * 3600);
+  sim::EngineOptions e = physics("failures,checkpoint");
+  e.seed = 7;
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  double running_h = 0;
+  uint32_t failed = 0;
+  for (const sim::RunRecord& r : out->result.runs) {
+    running_h += (r.end - r.start).to_seconds() / 3600;
+    failed += r.end_state == JobState::kFailed ? 1 : 0;
+  }
+  ASSERT_GT(failed, 500u);
+  RecordProperty("interval_h", std::to_string(running_h / failed));
+  std::printf("16,384-GPU job: %u failed runs over %.1f h running: one per %.3f h\n", failed, running_h,
+              running_h / failed);
+  EXPECT_NEAR(running_h / failed, 3.1, 0.31) << failed << " failures over " << running_h << " h";
+}
+
+// Young/Daly in the engine: a 1024-GPU job (128 nodes, host MTBF 256 h → job MTBF 2 h), 300 s
+// writes, 600 s restores, 500 h of work, checkpoint intervals from ¼ to 4 × Young (√(2·300·7200)
+// = 2078 s), one seed for all points. Waste = (wall − work) / work: lost work + writes + restores.
+TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
+  const Cluster c = hot_node(25, 5, 26);
+  const double young = std::sqrt(2 * 300.0 * 7200);
+  const double factors[] = {0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 4.0};
+  std::vector<double> waste;
+  for (double f : factors) {
+    testing::JobListBuilder jobs;
+    jobs.add(0, 1024, 500 * 3600);
+    jobs.jobs()[0].checkpoint_interval = Duration::from_seconds(f * young);
+    jobs.jobs()[0].checkpoint_cost = Duration::seconds(300);
+    sim::EngineOptions e = physics("failures,checkpoint");
+    e.seed = 5;
+    e.physics.failure = models::FailureParams{1e12, 256, 24, 4};
+    e.physics.restore = Duration::seconds(600);
+    auto out = run(c, jobs, e);
+    ASSERT_TRUE(out.is_ok()) << out.status().message();
+    waste.push_back(out->result.jobs[0].end.to_seconds() / (500 * 3600) - 1);
+    std::printf("interval %.2f x Young (%.0f s): waste %.4f, %lu failures\n", f, f * young, waste.back(),
+                static_cast<unsigned long>(out->result.physics->interrupted_runs));
+  }
+  const double best = *std::min_element(waste.begin(), waste.end());
+  EXPECT_LE(waste[3], best * 1.05);  // Young within 5% of the grid's best
+  EXPECT_LT(waste[3], waste[0]);
+  EXPECT_LT(waste[3], waste[6]);
+}
+
+// A spot node reclaimed every 2 h on average, 120 s notice, 60 s checkpoint writes: every reclaim
+// finds the job able to checkpoint within the notice, so it redoes exactly one restore (120 s) per
+// reclaim and loses no work.
+TEST(PhysicsEngine, SpotReclaimCheckpointsOnNotice) {
+  Cluster c = hot_node(25);
+  c.zones[0].spot = true;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 10 * 3600);
+  sim::EngineOptions e = physics("spot,checkpoint");
+  e.seed = 3;
+  e.physics.spot.mean_hours_between_reclaims = 2;
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  uint32_t reclaimed = 0;
+  for (const sim::RunRecord& r : out->result.runs) {
+    reclaimed += r.end_state == JobState::kPreempted ? 1 : 0;
+  }
+  EXPECT_GT(reclaimed, 0u);
+  EXPECT_EQ(out->result.jobs[0].extra_work, Duration::seconds(120) * reclaimed);
+  EXPECT_EQ(out->result.physics->lost_gpu_hours, 0);
+  EXPECT_EQ(out->result.physics->spot_reclaims, reclaimed);
+}
+
+TEST(PhysicsEngine, SameSeedSameRun) {
+  const Cluster c = hot_node(40, 2, 4);
+  testing::JobListBuilder jobs;
+  for (int i = 0; i < 40; ++i) {
+    jobs.add(i * 600, 8u << (i % 3), 20000 + 1000 * (i % 7));
+  }
+  sim::EngineOptions e = physics("all");
+  e.seed = 11;
+  e.physics.failure.node_mtbf_hours = 20;  // enough failures to matter in a short run
+  auto a = run(c, jobs, e);
+  auto b = run(c, jobs, e);
+  ASSERT_TRUE(a.is_ok() && b.is_ok());
+  ASSERT_EQ(a->result.runs.size(), b->result.runs.size());
+  for (size_t i = 0; i < a->result.runs.size(); ++i) {
+    EXPECT_EQ(a->result.runs[i].start, b->result.runs[i].start);
+    EXPECT_EQ(a->result.runs[i].end, b->result.runs[i].end);
+    EXPECT_EQ(a->result.runs[i].gpus, b->result.runs[i].gpus);
+  }
+  EXPECT_GT(a->result.physics->failures, 0u);
+  EXPECT_EQ(a->result.physics->failures, b->result.physics->failures);
+  EXPECT_EQ(a->result.physics->energy_facility_kwh, b->result.physics->energy_facility_kwh);
+  EXPECT_EQ(a->result.physics->throttled_gpu_hours, b->result.physics->throttled_gpu_hours);
+}
+
+}  // namespace
+}  // namespace boreas
