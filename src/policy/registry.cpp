@@ -125,6 +125,8 @@ void register_placements(PolicyRegistry& r) {
                         plain(make_consolidated_placement));
   (void)r.add_placement("topo", "tightest network domain by the comm model; waits a bounded time for it",
                         [](const PolicyOptions& o) { return make_topo_placement(o.topo); });
+  (void)r.add_placement("cool", "long jobs to liquid zones; air racks under their cooling limit, caps kept",
+                        [](const PolicyOptions& o) { return make_cool_placement(o.cool); });
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "core/status.h"
 #include "policy/placement.h"
+#include "policy/placement_cool.h"
 #include "policy/placement_topo.h"
 #include "policy/scheduler.h"
 #include "policy/service_orders.h"
@@ -23,6 +24,7 @@ struct PolicyOptions {
   ServiceOptions service;          // las, gittins
   TenancyOptions tenancy;          // boreas: queue tree, fair share, preemption
   TopoOptions topo;                // placement topo
+  CoolOptions cool;                // placement cool
 };
 
 using PlacementFactory = std::function<std::unique_ptr<Placement>(const PolicyOptions&)>;
