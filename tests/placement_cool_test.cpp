@@ -13,26 +13,14 @@ namespace {
 
 Cluster cooled_cluster(double liquid_cap_kw = 0) {
   Cluster c;
-  GpuType t;
-  t.name = "HOT";
-  t.tdp_w = 400;
-  t.idle_w = 40;
-  t.bf16_tflops = 100;
-  t.memory_bandwidth_gbps = 1000;
-  c.catalog.add(t);
+  c.catalog.add(testing::gpu_type("HOT", 100, 400, 40));
   c.zones.push_back(Zone{.name = "liquid", .cooling = CoolingKind::kDirectLiquid, .inlet_c = 35,
                          .pue = 1.15, .power_cap_kw = liquid_cap_kw});
   c.zones.push_back(Zone{.name = "air", .cooling = CoolingKind::kAir, .inlet_c = 24, .pue = 1.5});
   for (uint32_t r = 0; r < 3; ++r) {
     c.racks.push_back(Rack{.name = "rack" + std::to_string(r), .zone = ZoneId(r == 0 ? 0 : 1),
                            .cooling_limit_kw = 2.1, .leaf = r});
-    Node n;
-    n.name = "node" + std::to_string(r);
-    n.rack = RackId(r);
-    n.gpu_type = GpuTypeId(0);
-    n.gpu_count = 4;
-    n.first_gpu = 4 * r;
-    c.nodes.push_back(n);
+    c.nodes.push_back(testing::four_gpu_node(r, r, 0));
   }
   return c;
 }

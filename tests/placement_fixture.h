@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "policy/placement.h"
@@ -10,6 +11,28 @@
 #include "support/cluster_builder.h"
 
 namespace boreas::testing {
+
+// A GPU type with the figures the power and throughput models read.
+inline GpuType gpu_type(const char* name, double bf16_tflops, double tdp_w, double idle_w = 0) {
+  GpuType t;
+  t.name = name;
+  t.bf16_tflops = bf16_tflops;
+  t.memory_bandwidth_gbps = 1000;
+  t.tdp_w = tdp_w;
+  t.idle_w = idle_w;
+  return t;
+}
+
+// Node `i` of 4 GPUs (GPUs 4i..4i+3) of `type` in `rack`.
+inline Node four_gpu_node(uint32_t i, uint32_t rack, uint32_t type) {
+  Node n;
+  n.name = "node" + std::to_string(i);
+  n.rack = RackId(rack);
+  n.gpu_type = GpuTypeId(type);
+  n.gpu_count = 4;
+  n.first_gpu = 4 * i;
+  return n;
+}
 
 class PlacementFixture {
  public:

@@ -127,6 +127,8 @@ void register_placements(PolicyRegistry& r) {
                         [](const PolicyOptions& o) { return make_topo_placement(o.topo); });
   (void)r.add_placement("cool", "long jobs to liquid zones; air racks under their cooling limit, caps kept",
                         [](const PolicyOptions& o) { return make_cool_placement(o.cool); });
+  (void)r.add_placement("hetero", "Gavel-style max-min LP over job class x GPU type throughput (GLPK)",
+                        [](const PolicyOptions& o) { return make_hetero_placement(o.hetero); });
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "core/status.h"
 #include "policy/placement.h"
 #include "policy/placement_cool.h"
+#include "policy/placement_hetero.h"
 #include "policy/placement_topo.h"
 #include "policy/scheduler.h"
 #include "policy/service_orders.h"
@@ -25,6 +26,7 @@ struct PolicyOptions {
   TenancyOptions tenancy;          // boreas: queue tree, fair share, preemption
   TopoOptions topo;                // placement topo
   CoolOptions cool;                // placement cool
+  HeteroOptions hetero;            // placement hetero
 };
 
 using PlacementFactory = std::function<std::unique_ptr<Placement>(const PolicyOptions&)>;
