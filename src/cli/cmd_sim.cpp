@@ -31,6 +31,8 @@ namespace {
 struct SimArgs {
   std::string cluster, trace, format = "auto", map, policies = "fifo", placement = "count", out;
   std::string report, schedule_trace;  // optional views built from the --out files
+  std::string physics = "none";        // models the engine applies (docs/models.md)
+  sim::PhysicsSwitches physics_on;
   uint64_t seed = 0;
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
   std::vector<double> las_thresholds{3250, 7200};
@@ -105,6 +107,7 @@ sim::RunRequest make_request(const SimArgs& a, const Cluster& cluster, const tra
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
+  req.engine_options.physics.on = a.physics_on;
   return req;
 }
 
@@ -164,6 +167,11 @@ int run_sim(SimArgs& a) {
   if (Status st = check_args(a, registry, names); !st.is_ok()) {
     return report_error(st);
   }
+  auto physics = sim::parse_physics(a.physics);
+  if (!physics.is_ok()) {
+    return report_error(physics.status());
+  }
+  a.physics_on = *physics;
   auto cluster = config::load_cluster_file(a.cluster);
   if (!cluster.is_ok()) {
     return report_error(cluster.status());
@@ -234,6 +242,9 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
       ->delimiter(',');
   cmd->add_option("--starvation-factor", a->starvation,
                   "las/gittins: promote a job pending this many times its run time (0 = off)");
+  cmd->add_option("--physics", a->physics,
+                  "models applied: none (default), all, or a comma list of "
+                  "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
   add_tenancy_options(cmd, a->tenancy);
   add_placement_options(cmd, a->placement_args);
   cmd->callback([&runner, a] { runner.action = [a] { return run_sim(*a); }; });

@@ -39,13 +39,22 @@ std::string example(const std::string& name) {
 nlohmann::json show_json(const std::string& name) {
   const Outcome r = boreas("cluster show --json " + example(name));
   EXPECT_EQ(r.rc, 0) << r.out;
-  return nlohmann::json::parse(r.out, nullptr, false);
+  // hybrid's a100 racks are deliberately denser than their cooling: skip the warning (stderr) line.
+  const size_t json = r.out.find('{');
+  return nlohmann::json::parse(json == std::string::npos ? r.out : r.out.substr(json), nullptr, false);
+}
+
+// The warning hybrid.yaml's dense air racks (by design: they throttle when busy) print first.
+std::string hybrid_warning() {
+  return "boreas: warning: " + example("hybrid") +
+         ":35:5: racks of group 'a100' draw up to 21.2 kW, above their cooling limit of 12.0 kW; lower "
+         "nodes_per_rack or raise the limit\n";
 }
 
 TEST(ClusterCli, ValidateExitCodes) {
   const Outcome ok = boreas("cluster validate " + example("hybrid"));
   EXPECT_EQ(ok.rc, 0);
-  EXPECT_EQ(ok.out, "ok: " + example("hybrid") + ": 384 nodes, 2304 GPUs\n");
+  EXPECT_EQ(ok.out, hybrid_warning() + "ok: " + example("hybrid") + ": 384 nodes, 2304 GPUs\n");
   const Outcome missing = boreas("cluster validate /nonexistent/boreas.yaml");
   EXPECT_EQ(missing.rc, 1);
   EXPECT_EQ(
@@ -70,7 +79,7 @@ TEST(ClusterCli, ValidateWithQueues) {
 TEST(ClusterCli, ShowPrintsASummary) {
   const Outcome r = boreas("cluster show " + example("hybrid"));
   EXPECT_EQ(r.rc, 0);
-  EXPECT_EQ(r.out.rfind("cluster hybrid: 3 zones, 108 racks, 384 nodes (64 CPU-only), 2,304 GPUs", 0), 0u)
+  EXPECT_EQ(r.out.rfind(hybrid_warning() + "cluster hybrid: 3 zones, 76 racks, 384 nodes (64 CPU-only), 2,304 GPUs", 0), 0u)
       << r.out;
   EXPECT_NE(r.out.find("IT power envelope"), std::string::npos);
 }
@@ -80,9 +89,9 @@ TEST(ClusterCli, JsonOfEveryExampleMatchesHandCounts) {
     const char* name;
     int zones, racks, nodes, cpu_only, gpus;
   };
-  // hybrid: 128x8 H100 (4/rack) + 128x8 A100 (2/rack) + 64x4 L4 (8/rack) + 64 CPU (16/rack).
+  // hybrid: 128x8 H100 (4/rack) + 128x8 A100 (4/rack) + 64x4 L4 (8/rack) + 64 CPU (16/rack).
   // openb: shared traces/alibaba-pai-gpu-2023/SOURCE.md (racks: 32 GPUs or 16 nodes each, see the script).
-  const Expected cases[] = {{"hybrid", 3, 32 + 64 + 8 + 4, 384, 64, 2304},
+  const Expected cases[] = {{"hybrid", 3, 32 + 32 + 8 + 4, 384, 64, 2304},
                             {"philly", 1, 8, 64, 0, 512},
                             {"peer-64", 1, 1, 8, 0, 64},
                             {"peer-48", 1, 1, 6, 0, 48},

@@ -29,11 +29,11 @@ ClusterSummary summary_of(const std::string& name) {
 
 TEST(Examples, HybridMatchesItsGroupArithmetic) {
   // Groups as written in hybrid.yaml: h100 128 x 8 H100-SXM at 4/rack, a100 128 x 8 A100-80G at
-  // 2/rack, l4 64 x 4 L4 at 8/rack, cpu 64 CPU-only at 16/rack.
+  // 4/rack, l4 64 x 4 L4 at 8/rack, cpu 64 CPU-only at 16/rack.
   const ClusterSummary s = summary_of("hybrid");
   EXPECT_EQ(s.nodes, 128u + 128 + 64 + 64);
   EXPECT_EQ(s.cpu_only_nodes, 64u);
-  EXPECT_EQ(s.racks, 128u / 4 + 128 / 2 + 64 / 8 + 64 / 16);
+  EXPECT_EQ(s.racks, 128u / 4 + 128 / 4 + 64 / 8 + 64 / 16);
   EXPECT_EQ(s.gpus, 128u * 8 + 128 * 8 + 64 * 4);
   ASSERT_EQ(s.gpu_types.size(), 3u);
   EXPECT_EQ(s.gpu_types[0].type, "H100-SXM");

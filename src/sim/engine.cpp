@@ -39,12 +39,22 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
   std::stable_sort(arrivals_.begin(), arrivals_.end(),
                    [&](JobId a, JobId b) { return jobs_[a.value()].submit < jobs_[b.value()].submit; });
   result_.never_started.assign(jobs.size(), NeverStarted::kNo);
+  if (options_.physics.on.any()) {
+    physics_ = std::make_unique<Physics>(state_, options_.physics);
+    push_physics_events();
+  }
   for (const Node& n : cluster.nodes) {
     if (n.gpu_type) {
       gpus_by_type_.resize(std::max<size_t>(gpus_by_type_.size(), n.gpu_type->value() + 1), 0);
       gpus_by_type_[n.gpu_type->value()] += n.gpu_count;
     }
   }
+}
+
+// With physics the heap also holds thermal and failure events, which never run out: the run ends
+// when no job arrives any more and none runs (nothing else can change what the queue waits for).
+bool Engine::physics_done() const {
+  return physics_ && next_arrival_ == arrivals_.size() && state_.running().empty() && !wake_;
 }
 
 Time Engine::next_time() const {
@@ -86,16 +96,40 @@ Status Engine::complete(const Event& e) {
   if (e.version != version_[e.job] || state_.record(job).state != JobState::kRunning) {
     return Status::ok();  // stale: the job was preempted or its rate changed since
   }
-  BOREAS_RETURN_IF_ERROR(state_.finish(job, e.time, JobState::kCompleted));
-  RunRecord& run = result_.runs[open_run_[e.job]];
-  run.end = e.time;
-  run.end_state = JobState::kCompleted;
-  open_run_[e.job] = kNoRun;
+  return stop_run(job, e.time, JobState::kCompleted, Duration::zero());
+}
+
+// Ends a job's open run (completed, preempted or killed by a failure); physics cools its racks.
+Status Engine::stop_run(JobId job, Time t, JobState end_state, Duration overhead) {
+  std::vector<GpuId> gpus;
+  if (physics_) {
+    gpus = state_.record(job).gpus;
+    physics_->settle(gpus, t);
+  }
+  if (end_state == JobState::kCompleted) {
+    BOREAS_RETURN_IF_ERROR(state_.finish(job, t, JobState::kCompleted));
+  } else if (end_state == JobState::kPreempted) {
+    BOREAS_RETURN_IF_ERROR(state_.preempt(job, t, overhead));
+  } else {
+    BOREAS_RETURN_IF_ERROR(state_.requeue(job, t, overhead));
+  }
+  ++version_[job.value()];
+  RunRecord& run = result_.runs[open_run_[job.value()]];
+  run.end = t;
+  run.end_state = end_state;
+  open_run_[job.value()] = kNoRun;
+  if (physics_) {
+    physics_->on_stop(job, gpus, t, changed_);
+    update_rates(changed_, t);
+  }
   return Status::ok();
 }
 
 Status Engine::process_batch(Time t) {
   bool acted = false;
+  if (physics_) {
+    physics_->advance(t);
+  }
   while (!heap_.empty() && heap_.top().time == t) {
     const Event e = heap_.top();
     heap_.pop();
@@ -103,6 +137,9 @@ Status Engine::process_batch(Time t) {
     if (e.kind == Kind::kWake) {
       wake_.reset();
       acted = true;
+    } else if (e.kind == Kind::kThermal || e.kind == Kind::kFailure) {
+      BOREAS_RETURN_IF_ERROR(handle_physics(e));
+      acted = acted || e.kind == Kind::kFailure;
     } else if (e.version == version_[e.job]) {
       BOREAS_RETURN_IF_ERROR(complete(e));
       acted = true;
@@ -117,27 +154,73 @@ Status Engine::process_batch(Time t) {
   return acted ? schedule(t) : Status::ok();
 }
 
+// Preemption = checkpoint then stop: with checkpoints on, the job redoes only its restore.
 Status Engine::apply_preemption(JobId job, Time t) {
-  BOREAS_RETURN_IF_ERROR(state_.preempt(job, t, options_.preemption_overhead));
-  ++version_[job.value()];
-  RunRecord& run = result_.runs[open_run_[job.value()]];
-  run.end = t;
-  run.end_state = JobState::kPreempted;
-  open_run_[job.value()] = kNoRun;
-  return Status::ok();
+  Duration overhead = options_.preemption_overhead;
+  if (physics_ && options_.physics.on.checkpoint) {
+    overhead += options_.physics.restore;
+  }
+  return stop_run(job, t, JobState::kPreempted, overhead);
 }
 
 Status Engine::apply_start(const policy::Start& start, Time t) {
+  if (physics_) {
+    physics_->settle(start.gpus, t);
+  }
   BOREAS_RETURN_IF_ERROR(state_.start(start.job, start.gpus, t));
   const uint32_t j = start.job.value();
   ++version_[j];
   open_run_[j] = static_cast<uint32_t>(result_.runs.size());
   result_.runs.push_back(RunRecord{start.job, state_.record(start.job).preemptions, t, Time::never(),
                                    JobState::kRunning, start.gpus});
-  const Duration left = state_.remaining_at(start.job, t);
-  const double rate = state_.record(start.job).rate;
+  if (physics_) {
+    physics_->on_start(start.job, t, changed_);
+    BOREAS_RETURN_IF_ERROR(state_.set_rate(start.job, physics_->rate(start.job), t));
+  }
+  push_finish(start.job, t);
+  if (physics_) {
+    update_rates(changed_, t);
+  }
+  return Status::ok();
+}
+
+void Engine::push_finish(JobId job, Time t) {
+  const Duration left = state_.remaining_at(job, t);
+  const double rate = state_.record(job).rate;
   const Duration wall = rate == 1.0 ? left : Duration::micros(std::llround(std::ceil(left.us() / rate)));
-  push(t + wall, Kind::kFinish, start.job);
+  push(t + wall, Kind::kFinish, job);
+}
+
+// Jobs whose GPUs changed clock get a new rate, version and finish event.
+void Engine::update_rates(std::vector<JobId>& changed, Time t) {
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  for (JobId j : changed) {
+    if (state_.record(j).state != JobState::kRunning) {
+      continue;
+    }
+    const double rate = physics_->rate(j);
+    if (rate != state_.record(j).rate && state_.set_rate(j, rate, t).is_ok()) {
+      ++version_[j.value()];
+      push_finish(j, t);
+    }
+  }
+  changed.clear();
+  push_physics_events();
+}
+
+void Engine::push_physics_events() {
+  for (const RackEvent& e : physics_->take_events()) {
+    heap_.push(Event{e.at, seq_++, Kind::kThermal, e.rack, e.version});
+  }
+}
+
+Status Engine::handle_physics(const Event& e) {
+  if (e.kind == Kind::kThermal) {
+    if (physics_->on_rack_event(RackEvent{e.time, e.job, e.version}, changed_)) {
+      update_rates(changed_, e.time);
+    }
+  }
   return Status::ok();
 }
 
@@ -169,6 +252,9 @@ void Engine::sample_until(Time t) {
                                      static_cast<uint32_t>(state_.running().size()),
                                      static_cast<uint32_t>(state_.pending().size()),
                                      state_.pending_gpu_demand()});
+    if (physics_) {
+      physics_->sample(next_sample_, result_.zone_samples);
+    }
     next_sample_ += options_.sample_interval;
   }
 }
@@ -185,7 +271,7 @@ Result<SimResult> Engine::run() {
   }
   result_.first_submit = jobs_[arrivals_.front().value()].submit;
   next_sample_ = result_.first_submit;
-  for (Time t = next_time(); !t.is_never(); t = next_time()) {
+  for (Time t = next_time(); !t.is_never() && !physics_done(); t = next_time()) {
     sample_until(t);
     BOREAS_RETURN_IF_ERROR(process_batch(t));
     if (progress_ && result_.events % kProgressEvery < 4) {
@@ -204,6 +290,9 @@ SimResult Engine::finish_result() {
     }
   }
   sample_until(result_.last_end + Duration::micros(1));
+  if (physics_) {
+    result_.physics = physics_->finish(result_.last_end);
+  }
   result_.jobs.reserve(jobs_.size());
   for (const JobSpec& j : jobs_) {
     state::JobRecord r = state_.record(j.id);

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <queue>
 #include <span>
 #include <string>
@@ -19,6 +21,7 @@
 #include "core/status.h"
 #include "policy/placement.h"
 #include "policy/scheduler.h"
+#include "sim/physics.h"
 #include "state/cluster_state.h"
 
 namespace boreas::sim {
@@ -26,7 +29,8 @@ namespace boreas::sim {
 struct EngineOptions {
   Duration sample_interval = Duration::seconds(300);
   Duration preemption_overhead;  // extra work a preempted job must redo when it resumes
-  uint64_t seed = 0;             // for stochastic models (failures, spot) in later issues
+  uint64_t seed = 0;             // the one generator of the stochastic models (failures, spot)
+  PhysicsOptions physics;        // all switches off: no physics, results as before
 };
 
 // Why a job never started, for jobs.csv.
@@ -60,6 +64,8 @@ struct SimResult {
   Time last_end;
   uint64_t events = 0;
   uint64_t rounds = 0;
+  std::optional<PhysicsTotals> physics;  // set when any model was on
+  std::vector<ZoneSample> zone_samples;  // per sample and zone, with physics
 };
 
 // Called after every batch of events and after every applied plan (tests check invariants here).
@@ -77,17 +83,18 @@ class Engine {
   Result<SimResult> run();
 
  private:
-  enum class Kind : uint8_t { kFinish, kWake };
+  enum class Kind : uint8_t { kFinish, kWake, kThermal, kFailure };
   struct Event {
     Time time;
     uint64_t seq;
     Kind kind;
-    uint32_t job;
+    uint32_t job;  // the rack for kThermal, the node for kFailure
     uint32_t version;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
 
   Time next_time() const;
+  bool physics_done() const;
   Status process_batch(Time t);
   Status arrive(JobId job, Time t);
   uint64_t capacity_for(const JobSpec& job, Time t);
@@ -96,6 +103,11 @@ class Engine {
   Status apply_preemption(JobId job, Time t);
   Status apply_start(const policy::Start& start, Time t);
   void push(Time t, Kind kind, JobId job);
+  void push_finish(JobId job, Time t);
+  void update_rates(std::vector<JobId>& changed, Time t);
+  void push_physics_events();
+  Status handle_physics(const Event& e);
+  Status stop_run(JobId job, Time t, JobState end_state, Duration overhead);
   void sample_until(Time t);
   void notify(Time t);
   SimResult finish_result();
@@ -117,6 +129,8 @@ class Engine {
   policy::TypeFilter types_;
   Observer observer_;
   std::function<void(double)> progress_;
+  std::unique_ptr<Physics> physics_;  // null without physics
+  std::vector<JobId> changed_;        // scratch: jobs whose rate may have changed
 };
 
 }  // namespace boreas::sim

@@ -73,6 +73,7 @@ Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const 
   }
   finish_queues(queues, s);
   add_tenancy_metrics(s, result, jobs, symbols);
+  add_physics_metrics(s, result, jobs, symbols, cluster_gpus);
   return s;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct QueueSummary {
   double avg_queue_s = 0;
   double gpu_share = 0;        // its share of all GPU-seconds used
   double guarantee_share = 0;  // its guaranteed GPUs over the cluster's (0 without a queue tree)
+  double cost_usd = 0;         // with physics: GPU-hours × price + its GPUs' facility energy
 };
 
 struct Summary {
@@ -40,8 +42,17 @@ struct Summary {
   double quota_violation_gpu_seconds = 0;  // needs a queue tree; 0 otherwise
   double preemptions_per_job_p99 = 0;
   std::map<std::string, double> class_avg_jct_s;  // by priority class ("default" = none)
-  double jain_fairness = 0;  // over queues of gpu_share / guarantee_share (or gpu_share)
+  double jain_fairness = 0;                       // over queues of gpu_share / guarantee_share (or gpu_share)
+  // Physics (docs/models.md, "Engine integration"): set when any model was on.
+  std::optional<PhysicsTotals> physics;
+  double avg_pue = 0;
+  double effective_utilization = 0;  // completed jobs' reference work / (GPUs × makespan)
+  double allocated_utilization = 0;  // GPU time held by runs / (GPUs × makespan)
 };
+
+// Copies the physics totals and per-queue cost into the summary (summarize calls it).
+void add_physics_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
+                         const SymbolTable& symbols, uint32_t cluster_gpus);
 
 // Adds preemptions_per_job_p99, class_avg_jct_s and per-queue gpu_share (summarize calls it).
 void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,

@@ -23,6 +23,29 @@ std::string format_seconds(Time t, Time origin) {
 
 namespace {
 
+// Only with physics on, so that runs without it keep their files byte-identical.
+void add_physics_json(nlohmann::ordered_json& j, const Summary& s) {
+  if (!s.physics) {
+    return;
+  }
+  const PhysicsTotals& p = *s.physics;
+  j["energy_it_kwh"] = p.energy_it_kwh;
+  j["energy_facility_kwh"] = p.energy_facility_kwh;
+  j["avg_pue"] = s.avg_pue;
+  j["throttled_gpu_hours"] = p.throttled_gpu_hours;
+  j["failures"] = p.failures;
+  j["interrupted_runs"] = p.interrupted_runs;
+  j["lost_gpu_hours"] = p.lost_gpu_hours;
+  j["checkpoint_overhead_gpu_hours"] = p.checkpoint_overhead_gpu_hours;
+  j["spot_reclaims"] = p.spot_reclaims;
+  j["cost_usd"] = p.cost_usd;
+  j["effective_utilization"] = s.effective_utilization;
+  j["allocated_utilization"] = s.allocated_utilization;
+  for (const auto& [name, q] : s.queues) {
+    j["queues"][name]["cost_usd"] = q.cost_usd;
+  }
+}
+
 nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info, const Cluster& cluster) {
   const Summary& s = run.summary;
   nlohmann::ordered_json j;
@@ -50,13 +73,17 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["jain_fairness"] = s.jain_fairness;
   auto& queues = j["queues"] = nlohmann::ordered_json::object();
   for (const auto& [name, q] : s.queues) {
-    queues[name] = {{"jobs", q.jobs},           {"avg_jct_s", q.avg_jct_s}, {"avg_queue_s", q.avg_queue_s},
-                    {"gpu_share", q.gpu_share}, {"guarantee_share", q.guarantee_share}};
+    queues[name] = {{"jobs", q.jobs},
+                    {"avg_jct_s", q.avg_jct_s},
+                    {"avg_queue_s", q.avg_queue_s},
+                    {"gpu_share", q.gpu_share},
+                    {"guarantee_share", q.guarantee_share}};
   }
   auto& classes = j["priority_classes"] = nlohmann::ordered_json::object();
   for (const auto& [name, jct] : s.class_avg_jct_s) {
     classes[name] = {{"avg_jct_s", jct}};
   }
+  add_physics_json(j, s);
   return j;
 }
 
@@ -163,6 +190,16 @@ Status write_file(const std::filesystem::path& path, Writer writer) {
   return Status::ok();
 }
 
+// Per sample and zone: power and GPU temperatures (physics runs only).
+void write_zones(std::ostream& os, const RunOutput& run, const Cluster& cluster) {
+  os << "time_s,zone,power_kw,mean_gpu_c,max_gpu_c,throttled_gpus\n";
+  for (const ZoneSample& z : run.result.zone_samples) {
+    os << format_seconds(z.time, run.result.first_submit) << ',' << csv(cluster.zones[z.zone].name) << ','
+       << fmt::format("{:.3f},{:.2f},{:.2f},{}", z.power_kw, z.mean_gpu_c, z.max_gpu_c, z.throttled_gpus)
+       << '\n';
+  }
+}
+
 }  // namespace
 
 Status write_run(const std::string& policy_dir, const RunOutput& run, const OutputInfo& info,
@@ -180,6 +217,10 @@ Status write_run(const std::string& policy_dir, const RunOutput& run, const Outp
       write_file(dir / "jobs.csv", [&](std::ostream& os) { write_jobs(os, run, jobs, symbols); }));
   BOREAS_RETURN_IF_ERROR(
       write_file(dir / "timeseries.csv", [&](std::ostream& os) { write_timeseries(os, run); }));
+  if (run.result.physics) {
+    BOREAS_RETURN_IF_ERROR(
+        write_file(dir / "zones.csv", [&](std::ostream& os) { write_zones(os, run, cluster); }));
+  }
   return write_file(dir / "runs.csv", [&](std::ostream& os) { write_runs(os, run, cluster); });
 }
 

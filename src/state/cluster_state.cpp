@@ -185,7 +185,7 @@ Status ClusterState::preempt(JobId job, Time now, Duration overhead) {
   return Status::ok();
 }
 
-Status ClusterState::requeue(JobId job, Time now) {
+Status ClusterState::requeue(JobId job, Time now, Duration redo) {
   BOREAS_RETURN_IF_ERROR(check_job(job));
   JobRecord& r = records_[job.value()];
   BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kPending).with_context(job_name(job) + ": "));
@@ -195,6 +195,7 @@ Status ClusterState::requeue(JobId job, Time now) {
     pending_.insert(job);
     pending_gpus_ += spec(job).gpus;
   }
+  r.extra_work += redo;
   r.state = JobState::kPending;
   journal_.push_back(job);
   return Status::ok();

@@ -48,7 +48,8 @@ class ClusterState {
   Status start(JobId job, std::span<const GpuId> gpus, Time now);
   Status preempt(JobId job, Time now, Duration overhead = Duration::zero());
   Status finish(JobId job, Time now, JobState final_state = JobState::kCompleted);
-  Status requeue(JobId job, Time now);  // running → pending, e.g. after a node failure
+  // running → pending, e.g. after a node failure; `redo` is work to do again (lost + restore).
+  Status requeue(JobId job, Time now, Duration redo = Duration::zero());
   Status cancel(JobId job, Time now);
   Status set_rate(JobId job, double rate, Time now);
 

@@ -1,0 +1,166 @@
+#pragma once
+// The physical models of src/models/ applied inside the engine (docs/models.md, "Engine
+// integration"): job rates from throughput × placement efficiency × gang clock, GPU and rack power,
+// per-GPU RC temperatures advanced in closed form per rack, throttle onsets as events, energy,
+// throttled GPU-hours, checkpoint overhead and per-queue cost. Failures live in sim/faults.h.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/comm.h"
+#include "models/cost.h"
+#include "models/failure.h"
+#include "models/power.h"
+#include "models/spot.h"
+#include "models/thermal.h"
+#include "models/throughput.h"
+#include "state/cluster_state.h"
+
+namespace boreas::sim {
+
+// Which models run. All false = the engine as without physics (byte-identical results).
+struct PhysicsSwitches {
+  bool throughput = false, comm = false, power = false, thermal = false;
+  bool failures = false, checkpoint = false, spot = false, cost = false;
+  bool any() const {
+    return throughput || comm || power || thermal || failures || checkpoint || spot || cost;
+  }
+  // power, energy and heat are integrated when any of these is on
+  bool energy() const { return power || thermal || cost; }  // thermal implies power
+};
+
+// "none", "all" or a comma list of throughput,comm,power,thermal,failures,checkpoint,spot,cost.
+Result<PhysicsSwitches> parse_physics(std::string_view list);
+
+// A failure placed by hand (tests, what-if runs), on top of or instead of the random process.
+struct InjectedFailure {
+  Time at;
+  NodeId node;
+};
+
+struct PhysicsOptions {
+  PhysicsSwitches on;
+  models::ThroughputParams throughput = models::default_throughput_params();
+  models::CommParams comm;
+  models::PowerParams power;
+  models::ThermalParams thermal;
+  models::FailureParams failure = models::llama3_failure_params(8);
+  models::SpotParams spot;
+  models::CostParams cost;
+  // Activity (share of TDP's dynamic part) of a busy GPU by job kind: training at TDP (the 76%
+  // node figure of FACTS §3.1 T7 is the power model at TDP), inference 0.8 (T6: 86% at batch 128).
+  double training_activity = 1.0;
+  double inference_activity = 0.8;
+  // Communication per step when the trace gives none (docs/models.md example: 2 GB, 0.5 s, 0.5).
+  double comm_bytes = 2e9;
+  double step_compute_s = 0.5;
+  double comm_overlap = 0.5;
+  // Checkpoint write / restore when the job gives none (60 s ≈ a 70B model at 57 GB/s, §4.2).
+  Duration checkpoint_write = Duration::seconds(60);
+  Duration restore = Duration::seconds(120);
+  std::string reference_gpu;  // durations are on this type; empty = the cluster's most common
+  std::vector<InjectedFailure> injected_failures;
+  bool random_failures = true;  // with failures on: draw from FailureProcess too
+};
+
+struct PhysicsTotals {
+  double energy_it_kwh = 0;
+  double energy_facility_kwh = 0;
+  double throttled_gpu_hours = 0;
+  uint64_t failures = 0;
+  uint64_t interrupted_runs = 0;
+  double lost_gpu_hours = 0;
+  double checkpoint_overhead_gpu_hours = 0;
+  uint64_t spot_reclaims = 0;
+  double cost_usd = 0;
+  std::vector<double> queue_cost_usd;  // by queue symbol index
+};
+
+struct ZoneSample {
+  Time time;
+  uint32_t zone = 0;
+  double power_kw = 0;
+  double mean_gpu_c = 0;
+  double max_gpu_c = 0;
+  uint32_t throttled_gpus = 0;
+};
+
+// A pending thermal check of one rack, for the engine's heap (stale when its version moved on).
+struct RackEvent {
+  Time at;
+  uint32_t rack = 0;
+  uint32_t version = 0;
+};
+
+class Physics {
+ public:
+  Physics(const state::ClusterState& state, PhysicsOptions options);
+
+  // Integrates energy and throttled time up to t (call before any change at t).
+  void advance(Time t);
+  // The job's current rate (work per second), 1 when no rate model is on.
+  double rate(JobId job) const;
+  // Brings the racks of these GPUs to t: call before their owners change (start, stop).
+  void settle(std::span<const GpuId> gpus, Time t);
+  // After a start: heats its racks; jobs whose clocks changed are appended to `changed`.
+  void on_start(JobId job, Time t, std::vector<JobId>& changed);
+  // After a stop (GPUs already released): charges checkpoints and cost, cools its racks.
+  void on_stop(JobId job, std::span<const GpuId> gpus, Time t, std::vector<JobId>& changed);
+  // A thermal event of a rack; returns false when stale.
+  bool on_rack_event(const RackEvent& e, std::vector<JobId>& changed);
+  // Work a run loses when killed at t: done since its last completed checkpoint (≥ 0), plus the
+  // restore it must redo; lost wall time × GPUs goes to lost_gpu_hours.
+  Duration lost_on_kill(JobId job, Time t);
+  std::vector<RackEvent> take_events();
+  void sample(Time t, std::vector<ZoneSample>& out) const;
+  // Flushes racks and costs of still-running jobs at the end of the run.
+  PhysicsTotals finish(Time t);
+  PhysicsTotals& totals() { return totals_; }
+  const PhysicsOptions& options() const { return options_; }
+
+ private:
+  struct Ckpt {
+    Time run_start;
+    Duration work0;
+    Duration interval;  // τ (0 = no checkpoints)
+    Duration write;     // δ
+  };
+  void init_thermal();
+  void advance_rack(uint32_t rack, Time t);
+  void refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed);
+  uint32_t gpu_rack(GpuId gpu) const;
+  double activity(GpuId gpu) const;
+  double gpu_power(uint32_t gpu, double act) const;
+  void node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt, double* out) const;
+  double placement_factor(JobId job) const;
+  uint32_t reference_type(const JobSpec& spec) const;
+  void charge_run(JobId job, std::span<const GpuId> gpus, Time t);
+  void touch_racks(std::span<const GpuId> gpus, Time t, std::vector<JobId>& changed);
+
+  const state::ClusterState& state_;
+  const Cluster& cluster_;
+  PhysicsOptions options_;
+  models::ThroughputModel model_;
+  models::ThroughputTable table_;
+  std::vector<size_t> class_;  // per job
+  uint32_t default_type_ = 0;
+  std::vector<uint32_t> gpu_rack_;
+  std::vector<double> temp_c_, power_w_, clock_;  // per GPU
+  std::vector<models::Rc> node_rc_;
+  std::vector<double> node_max_c_;
+  std::vector<Time> rack_time_;
+  std::vector<double> rack_inlet_c_, rack_power_w_;
+  std::vector<uint32_t> rack_version_;
+  std::vector<double> zone_power_w_;
+  uint32_t throttled_ = 0;
+  Time last_;
+  std::vector<Ckpt> ckpt_;
+  std::vector<RackEvent> events_;
+  PhysicsTotals totals_;
+};
+
+}  // namespace boreas::sim

@@ -1,0 +1,236 @@
+// Power and heat of the engine's physics: per-GPU power and RC temperature, advanced per rack in
+// closed form between the events that change the rack (starts, stops, throttle onsets).
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/physics.h"
+
+namespace boreas::sim {
+
+namespace {
+constexpr double kOnsetSlackC = 0.01;  // event times are rounded to µs: "reached" within this
+constexpr double kJoulesPerKwh = 3.6e6;
+}  // namespace
+
+double Physics::gpu_power(uint32_t gpu, double act) const {
+  const Node& node = cluster_.nodes[state_.node_of(GpuId(gpu)).value()];
+  const GpuType& type = cluster_.catalog.at(*node.gpu_type);
+  if (clock_[gpu] == 1.0) {  // the common case, without models::gpu_power_w's pow()
+    const double idle = models::idle_w(type);
+    return idle + (type.tdp_w - idle) * act;
+  }
+  return models::gpu_power_w(type, act, clock_[gpu], options_.power);
+}
+
+// Closed-form RC step for every GPU of a node at once: one exp per node, not per GPU.
+void Physics::node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt,
+                         double* out) const {
+  const double keep = std::exp(-dt.to_seconds() / rc.tau_s());
+  for (uint32_t i = 0; i < node.gpu_count; ++i) {
+    const uint32_t g = node.first_gpu + i;
+    const double steady = inlet_c + power_w_[g] * rc.r_c_per_w;
+    out[i] = steady + (temp_c_[g] - steady) * keep;
+  }
+}
+
+void Physics::init_thermal() {
+  const uint32_t gpus = state_.total_gpus();
+  temp_c_.assign(gpus, 0);
+  power_w_.assign(gpus, 0);
+  clock_.assign(gpus, 1.0);
+  node_rc_.resize(cluster_.nodes.size());
+  node_max_c_.assign(cluster_.nodes.size(), 0);
+  for (size_t n = 0; n < cluster_.nodes.size(); ++n) {
+    const Node& node = cluster_.nodes[n];
+    if (node.gpu_type && node.gpu_count > 0) {
+      const GpuType& type = cluster_.catalog.at(*node.gpu_type);
+      const Zone& zone = cluster_.zones[cluster_.rack_of(node).zone.value()];
+      node_rc_[n] = models::rc_for(type, zone.cooling, options_.thermal);
+      node_max_c_[n] = models::thresholds_for(type, options_.thermal).max_operating_c;
+    }
+  }
+  rack_time_.assign(cluster_.racks.size(), Time());
+  rack_inlet_c_.assign(cluster_.racks.size(), 0);
+  rack_power_w_.assign(cluster_.racks.size(), 0);
+  rack_version_.assign(cluster_.racks.size(), 0);
+  zone_power_w_.assign(cluster_.zones.size(), 0);
+  std::vector<JobId> none;
+  for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
+    refresh_rack(r, Time(), none);
+    for (NodeId n : state_.nodes_of_rack(RackId(r))) {  // start at the idle steady state
+      const Node& node = cluster_.nodes[n.value()];
+      for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+        temp_c_[g] = models::steady_state_c(rack_inlet_c_[r], power_w_[g], node_rc_[n.value()]);
+      }
+    }
+  }
+  events_.clear();
+}
+
+void Physics::advance(Time t) {
+  if (t <= last_) {
+    return;
+  }
+  const double dt = (t - last_).to_seconds();
+  for (size_t z = 0; z < zone_power_w_.size(); ++z) {
+    const double kwh = zone_power_w_[z] * dt / kJoulesPerKwh;
+    totals_.energy_it_kwh += kwh;
+    totals_.energy_facility_kwh += kwh * cluster_.zones[z].pue;
+  }
+  totals_.throttled_gpu_hours += static_cast<double>(throttled_) * dt / 3600.0;
+  last_ = t;
+}
+
+void Physics::settle(std::span<const GpuId> gpus, Time t) {
+  advance(t);
+  if (!options_.on.energy()) {
+    return;
+  }
+  for (GpuId g : gpus) {
+    advance_rack(gpu_rack(g), t);  // no-op for racks already at t
+  }
+}
+
+uint32_t Physics::gpu_rack(GpuId gpu) const {
+  return cluster_.nodes[state_.node_of(gpu).value()].rack.value();
+}
+
+void Physics::advance_rack(uint32_t rack, Time t) {
+  if (t <= rack_time_[rack]) {
+    return;
+  }
+  const Duration dt = t - rack_time_[rack];
+  const double pue = cluster_.zones[cluster_.racks[rack].zone.value()].pue;
+  for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
+    const Node& node = cluster_.nodes[n.value()];
+    if (node.gpu_count > 0) {
+      node_temps(node, node_rc_[n.value()], rack_inlet_c_[rack], dt, &temp_c_[node.first_gpu]);
+    }
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && options_.on.cost; ++g) {
+      const JobId owner = state_.gpu_owner(GpuId(g));
+      if (owner.valid()) {  // chargeback of the GPU's own facility energy
+        totals_.queue_cost_usd[state_.spec(owner).queue.index()] +=
+            power_w_[g] * dt.to_seconds() / kJoulesPerKwh * pue * options_.cost.energy_usd_per_kwh;
+      }
+    }
+  }
+  rack_time_[rack] = t;
+}
+
+// Recomputes a rack's powers, inlet and throttle states at t (temperatures already advanced to t)
+// and schedules its next throttle onset. One pass: the inlet is taken from the power at the
+// current clocks, as models::site_thermal does.
+void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
+  const Rack& rk = cluster_.racks[rack];
+  const Zone& zone = cluster_.zones[rk.zone.value()];
+  double rack_w = 0;
+  for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
+    const Node& node = cluster_.nodes[n.value()];
+    rack_w += models::node_static_w(node.gpu_count, options_.power);
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      power_w_[g] = gpu_power(g, activity(GpuId(g)));
+      rack_w += power_w_[g];
+    }
+  }
+  const bool thermal = options_.on.thermal;
+  const double inlet =
+      thermal ? models::rack_inlet_c(zone, rk, rack_w / 1000.0, options_.thermal) : zone.inlet_c;
+  Duration next = Duration::infinite();
+  for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
+    const Node& node = cluster_.nodes[n.value()];
+    const models::Rc& rc = node_rc_[n.value()];
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
+      const double act = activity(GpuId(g));
+      double clock = 1.0;
+      if (act > 0 && (clock_[g] < 1.0 || temp_c_[g] >= node_max_c_[n.value()] - kOnsetSlackC)) {
+        const models::ThrottleState ts = models::throttle_state(cluster_.catalog.at(*node.gpu_type), act,
+                                                                inlet, rc, options_.power, options_.thermal);
+        clock = ts.level == models::Throttle::kNone ? 1.0 : ts.clock;
+      }
+      if (clock != clock_[g]) {
+        throttled_ += (clock < 1.0 ? 1 : 0) - (clock_[g] < 1.0 ? 1 : 0);
+        clock_[g] = clock;
+        rack_w -= power_w_[g];
+        power_w_[g] = gpu_power(g, act);
+        rack_w += power_w_[g];
+        if (state_.gpu_owner(GpuId(g)).valid()) {
+          changed.push_back(state_.gpu_owner(GpuId(g)));
+        }
+      }
+      if (act > 0 && clock_[g] == 1.0) {
+        next =
+            std::min(next, models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc));
+      }
+    }
+  }
+  zone_power_w_[rk.zone.value()] += rack_w - rack_power_w_[rack];
+  rack_power_w_[rack] = rack_w;
+  rack_inlet_c_[rack] = inlet;
+  ++rack_version_[rack];
+  if (next != Duration::infinite()) {
+    events_.push_back(RackEvent{t + std::max(next, Duration::micros(1)), rack, rack_version_[rack]});
+  }
+}
+
+void Physics::touch_racks(std::span<const GpuId> gpus, Time t, std::vector<JobId>& changed) {
+  if (!options_.on.energy()) {
+    return;
+  }
+  std::vector<uint32_t> racks;
+  for (GpuId g : gpus) {
+    racks.push_back(gpu_rack(g));
+  }
+  std::sort(racks.begin(), racks.end());
+  racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
+  for (uint32_t r : racks) {
+    advance_rack(r, t);
+    refresh_rack(r, t, changed);
+  }
+}
+
+bool Physics::on_rack_event(const RackEvent& e, std::vector<JobId>& changed) {
+  if (e.version != rack_version_[e.rack]) {
+    return false;
+  }
+  advance(e.at);
+  advance_rack(e.rack, e.at);
+  refresh_rack(e.rack, e.at, changed);
+  return true;
+}
+
+void Physics::sample(Time t, std::vector<ZoneSample>& out) const {
+  if (!options_.on.energy()) {
+    return;
+  }
+  const size_t first = out.size();
+  for (uint32_t z = 0; z < cluster_.zones.size(); ++z) {
+    out.push_back(ZoneSample{t, z, zone_power_w_[z] / 1000.0, 0, 0, 0});
+  }
+  std::vector<uint32_t> count(cluster_.zones.size(), 0);
+  std::vector<double> temps;
+  for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
+    ZoneSample& s = out[first + cluster_.racks[r].zone.value()];
+    const Duration dt = t > rack_time_[r] ? t - rack_time_[r] : Duration::zero();
+    for (NodeId n : state_.nodes_of_rack(RackId(r))) {
+      const Node& node = cluster_.nodes[n.value()];
+      if (node.gpu_count == 0) {
+        continue;
+      }
+      temps.resize(node.gpu_count);
+      node_temps(node, node_rc_[n.value()], rack_inlet_c_[r], dt, temps.data());
+      for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+        const double c = temps[g - node.first_gpu];
+        s.mean_gpu_c += c;
+        s.max_gpu_c = std::max(s.max_gpu_c, c);
+        s.throttled_gpus += clock_[g] < 1.0 ? 1 : 0;
+        ++count[cluster_.racks[r].zone.value()];
+      }
+    }
+  }
+  for (uint32_t z = 0; z < cluster_.zones.size(); ++z) {
+    out[first + z].mean_gpu_c = count[z] > 0 ? out[first + z].mean_gpu_c / count[z] : 0;
+  }
+}
+
+}  // namespace boreas::sim
