@@ -25,6 +25,12 @@ Cluster cooled_cluster(double liquid_cap_kw = 0) {
   return c;
 }
 
+policy::CoolOptions options() {
+  policy::CoolOptions o;
+  o.activity = 0.8;  // the figures above
+  return o;
+}
+
 testing::JobListBuilder jobs() {
   testing::JobListBuilder b;
   // 0, 1: holders; 2: hot 2-GPU (2 h); 3: short 2-GPU (60 s); 4: short 3-GPU; 5: hot 8-GPU.
@@ -35,7 +41,7 @@ testing::JobListBuilder jobs() {
 TEST(CoolPlacement, LongJobsGoToTheLiquidZone) {
   testing::PlacementFixture f(cooled_cluster(), jobs());
   ASSERT_TRUE(f.hold(0, 4, 1));  // node 1 (air) has 3 free: the best fit by count
-  auto cool = policy::make_cool_placement({});
+  auto cool = policy::make_cool_placement(options());
   EXPECT_EQ(f.nodes_of(f.place(*cool, 2)), (std::set<uint32_t>{0}));  // hot: liquid first
   auto pack = policy::make_pack_placement();
   EXPECT_EQ(f.nodes_of(f.place(*pack, 2)), (std::set<uint32_t>{1}));
@@ -45,7 +51,7 @@ TEST(CoolPlacement, KeepsAirRacksUnderTheirCoolingLimit) {
   testing::PlacementFixture f(cooled_cluster(), jobs());
   ASSERT_TRUE(f.hold(1, 0, 4));  // the liquid node is full
   ASSERT_TRUE(f.hold(0, 4, 1));  // rack 1 has room for 1 more busy GPU, rack 2 for 2
-  auto cool = policy::make_cool_placement({});
+  auto cool = policy::make_cool_placement(options());
   auto pack = policy::make_pack_placement();
   EXPECT_EQ(f.nodes_of(f.place(*cool, 3)), (std::set<uint32_t>{2}));  // 2 GPUs: only rack 2 has room
   EXPECT_EQ(f.nodes_of(f.place(*pack, 3)), (std::set<uint32_t>{1}));  // pack: 3 free is the best fit
@@ -55,14 +61,14 @@ TEST(CoolPlacement, KeepsAirRacksUnderTheirCoolingLimit) {
 
 TEST(CoolPlacement, HonoursTheZonePowerCap) {
   testing::PlacementFixture f(cooled_cluster(1.46), jobs());  // the liquid zone's idle draw: no room
-  auto cool = policy::make_cool_placement({});
+  auto cool = policy::make_cool_placement(options());
   const auto hot = f.place(*cool, 2);
   EXPECT_EQ(f.nodes_of(hot), (std::set<uint32_t>{1}));  // first air node with room for 2
 }
 
 TEST(CoolPlacement, SpreadsALargeGangWithinEachRacksRoom) {
   testing::PlacementFixture f(cooled_cluster(), jobs());
-  auto cool = policy::make_cool_placement({});
+  auto cool = policy::make_cool_placement(options());
   const auto gpus = f.place(*cool, 5);  // 8 GPUs: 4 liquid + 2 + 2 under the air limits
   ASSERT_TRUE(gpus.has_value());
   std::vector<uint32_t> per_node(3, 0);

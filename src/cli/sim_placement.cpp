@@ -12,7 +12,7 @@ void add_placement_options(CLI::App* cmd, PlacementArgs& a) {
   cmd->add_option("--hetero-max-jobs", a.hetero_max_jobs,
                   "hetero: pending jobs in the allocation LP besides the running ones (default 256)");
   cmd->add_option("--hetero-max-wait", a.hetero_max_wait_s,
-                  "hetero: seconds before a job takes a type the LP does not favour (default 600)");
+                  "hetero: seconds before a job takes a type the LP does not favour (default 0; fifo-like orders only)");
 }
 
 Status apply_placement_options(const PlacementArgs& a, policy::PolicyOptions& o) {

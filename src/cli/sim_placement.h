@@ -14,7 +14,7 @@ struct PlacementArgs {
   double topo_min_efficiency = 0.95;
   double cool_long_job_s = 3600;
   uint32_t hetero_max_jobs = 256;
-  double hetero_max_wait_s = 600;
+  double hetero_max_wait_s = 0;
 };
 
 void add_placement_options(CLI::App* cmd, PlacementArgs& args);

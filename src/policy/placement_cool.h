@@ -19,8 +19,9 @@ struct CoolOptions {
   // A job expected to run at least this long (its time limit, else its duration — the same
   // estimate easy-backfill uses) is "hot": liquid and immersion zones first.
   Duration long_job = Duration::hours(1);
-  // Activity assumed for every busy GPU (PowerParams::default_activity); idle GPUs draw idle_w.
-  double activity = 0.8;
+  // Activity assumed for every busy GPU: the engine's training activity (sim::PhysicsOptions, at
+  // TDP), the worst case for heat; idle GPUs draw idle_w.
+  double activity = 1.0;
   models::PowerParams power;
   models::ThermalParams thermal;
 };

@@ -7,6 +7,7 @@
 
 #include "models/param_check.h"
 #include "policy/placement_hetero_lp.h"
+#include "policy/placement_util.h"
 
 namespace boreas::policy {
 
@@ -76,7 +77,7 @@ class HeteroPlacement final : public Placement {
         return out;
       }
     }
-    return std::nullopt;
+    return mixed_types(job, s);
   }
 
   // The LP's shares for the group of `job` (after a place() in this round), for tests and explain.
@@ -96,6 +97,24 @@ class HeteroPlacement final : public Placement {
         capacity_[n.gpu_type->value()] += n.gpu_count;
       }
     }
+  }
+
+  // No single type holds the gang: once it may leave its favoured types, it spans types as `count`
+  // does, so that a count-based preemptive walk never grants a job it then cannot place.
+  std::optional<std::vector<GpuId>> mixed_types(const JobSpec& job, const Scratch& s) {
+    if (!may_leave_favoured(job, s.view())) {
+      return std::nullopt;
+    }
+    std::vector<GpuId> out;
+    fill_fullest_first(job, s, types_, out);
+    if (out.size() < job.gpus) {
+      return std::nullopt;
+    }
+    return out;
+  }
+
+  bool may_leave_favoured(const JobSpec& job, const state::ClusterView& view) const {
+    return view.running().empty() || view.now() - view.record(job.id).pending_since >= o_.max_wait;
   }
 
   // A group is a (job class, allowed types) pair; its throughput row comes from the table.
@@ -161,8 +180,7 @@ class HeteroPlacement final : public Placement {
     const std::vector<double>& rate = rows_[g].rate;
     const double top = *std::max_element(share.begin(), share.end());
     auto favoured = [&](GpuTypeId t) { return share[t.value()] > 0 && share[t.value()] >= o_.favoured_share * top; };
-    const bool waited =
-        view.running().empty() || view.now() - view.record(job.id).pending_since >= o_.max_wait;
+    const bool waited = may_leave_favoured(job, view);
     std::vector<GpuTypeId> out;
     for (GpuTypeId t : types_.allowed(job, view)) {
       if (rate[t.value()] > 0 && (favoured(t) || waited)) {

@@ -15,7 +15,9 @@ namespace boreas::policy {
 
 struct HeteroOptions {
   uint32_t max_jobs = 256;  // pending jobs (arrival order) in the LP, besides the running ones
-  Duration max_wait = Duration::seconds(600);  // then any allowed type with room
+  // 0 = work-conserving (favoured types first, then any). A positive wait can livelock a preemptive
+  // order (las, srtf…): its count-based walk grants, the placement declines, every round.
+  Duration max_wait = Duration::zero();
   double favoured_share = 0.1;  // a type is favoured when its share ≥ this × the group's largest
   models::ThroughputParams throughput = models::default_throughput_params();
 };

@@ -78,9 +78,13 @@ Result<std::vector<std::vector<double>>> max_min_allocation(const std::vector<Lp
     glp_set_row_bnds(lp.get(), 1 + 2 * n_groups + t, GLP_UP, 0, capacity[t]);
   }
   glp_load_matrix(lp.get(), static_cast<int>(m.row.size()) - 1, m.row.data(), m.col.data(), m.val.data());
+  // The iteration cap bounds a round deterministically (a time limit would not be); the LP has a
+  // handful of rows, so it is far above what an optimum needs.
   glp_smcp parm;
   glp_init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
+  parm.presolve = GLP_ON;
+  parm.it_lim = 5000;
   if (glp_simplex(lp.get(), &parm) != 0 || glp_get_status(lp.get()) != GLP_OPT) {
     return internal_error("hetero placement: GLPK found no optimal allocation (" +
                           std::to_string(groups.size()) + " groups, " + std::to_string(capacity.size()) +
