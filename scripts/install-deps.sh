@@ -9,6 +9,7 @@ PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libcpp-httplib-dev libssl-dev prometheus curl sqlite3
+  libglpk-dev  # the hetero placement's LP (Gavel-style max-min allocation)
   chromium  # the HTML report's browser test (headless, driven by web/'s playwright-core)
 )
 # The report inlines its charting library from npm at build time; keep a node that is already there.

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/sim_placement.h"
 #include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
@@ -36,6 +37,7 @@ struct SimArgs {
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
   std::vector<double> las_thresholds{3250, 7200};
   TenancyArgs tenancy;
+  PlacementArgs placement_args;
 };
 
 std::vector<std::string> split_policies(const std::string& list) {
@@ -58,6 +60,8 @@ Status check_args(const SimArgs& a, const policy::PolicyRegistry& registry,
     BOREAS_RETURN_IF_ERROR(registry.check_policy(n).with_context("--policy: "));
   }
   BOREAS_RETURN_IF_ERROR(registry.check_placement(a.placement).with_context("--placement: "));
+  policy::PolicyOptions probe;
+  BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement_args, probe));
   if (a.sample_interval_s <= 0 || a.preemption_overhead_s < 0 || a.time_limit_factor <= 0) {
     return invalid_argument(
         "--sample-interval and --time-limit-factor must be > 0, --preemption-overhead >= 0");
@@ -99,6 +103,7 @@ sim::RunRequest make_request(const SimArgs& a, const Cluster& cluster, const tra
   req.policy_options.service.thresholds_gpu_s = a.las_thresholds;
   req.policy_options.service.starvation_factor = a.starvation;
   req.policy_options.tenancy = a.tenancy.loaded;
+  (void)apply_placement_options(a.placement_args, req.policy_options);  // checked in check_args
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
@@ -221,7 +226,7 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("--map", a->map, "generic CSV column map, e.g. submit=ts,duration=run,gpus=n");
   cmd->add_option("--policy", a->policies,
                   "comma-separated policies: fifo,fjf,easy-backfill,srtf,srtf-gpu,las,gittins,boreas");
-  cmd->add_option("--placement", a->placement, "count | first-fit | pack | consolidated (default count)");
+  cmd->add_option("--placement", a->placement, "count | first-fit | pack | consolidated | topo | cool | hetero (default count)");
   cmd->add_option("--seed", a->seed, "random seed (recorded; for stochastic models)");
   cmd->add_option("--out", a->out, "write DIR/<policy>/{summary.json,jobs.csv,timeseries.csv,runs.csv}");
   cmd->add_option("--report", a->report, "also write the HTML comparison report to FILE.html");
@@ -241,6 +246,7 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
                   "models applied: none (default), all, or a comma list of "
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
   add_tenancy_options(cmd, a->tenancy);
+  add_placement_options(cmd, a->placement_args);
   cmd->callback([&runner, a] { runner.action = [a] { return run_sim(*a); }; });
 }
 

@@ -53,7 +53,7 @@ Result<std::unique_ptr<Scheduler>> PolicyRegistry::make(const std::string& polic
                                                         const PolicyOptions& options) const {
   BOREAS_RETURN_IF_ERROR(check_policy(policy));
   BOREAS_RETURN_IF_ERROR(check_placement(options.placement));
-  return policies_.at(policy).factory(options, placements_.at(options.placement).factory());
+  return policies_.at(policy).factory(options, placements_.at(options.placement).factory(options));
 }
 
 std::vector<std::string> PolicyRegistry::policy_names() const {
@@ -112,15 +112,30 @@ void register_policies(PolicyRegistry& r) {
                      });
 }
 
+// Placements that take no options.
+PlacementFactory plain(std::unique_ptr<Placement> (*make)()) {
+  return [make](const PolicyOptions&) { return make(); };
+}
+
+void register_placements(PolicyRegistry& r) {
+  (void)r.add_placement("count", "any free GPUs (as published simulators)", plain(make_count_placement));
+  (void)r.add_placement("first-fit", "lowest-numbered node with room", plain(make_first_fit_placement));
+  (void)r.add_placement("pack", "best fit: one node, else fewest nodes in one rack", plain(make_pack_placement));
+  (void)r.add_placement("consolidated", "one node, or whole nodes under one switch",
+                        plain(make_consolidated_placement));
+  (void)r.add_placement("topo", "tightest network domain by the comm model; waits a bounded time for it",
+                        [](const PolicyOptions& o) { return make_topo_placement(o.topo); });
+  (void)r.add_placement("cool", "long jobs to liquid zones; air racks under their cooling limit, caps kept",
+                        [](const PolicyOptions& o) { return make_cool_placement(o.cool); });
+  (void)r.add_placement("hetero", "Gavel-style max-min LP over job class x GPU type throughput (GLPK)",
+                        [](const PolicyOptions& o) { return make_hetero_placement(o.hetero); });
+}
+
 }  // namespace
 
 void register_baseline(PolicyRegistry& r) {
   register_policies(r);
-  (void)r.add_placement("count", "any free GPUs (as published simulators)", make_count_placement);
-  (void)r.add_placement("first-fit", "lowest-numbered node with room", make_first_fit_placement);
-  (void)r.add_placement("pack", "best fit: one node, else fewest nodes in one rack", make_pack_placement);
-  (void)r.add_placement("consolidated", "one node, or whole nodes under one switch",
-                        make_consolidated_placement);
+  register_placements(r);
 }
 
 }  // namespace boreas::policy

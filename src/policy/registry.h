@@ -10,6 +10,9 @@
 
 #include "core/status.h"
 #include "policy/placement.h"
+#include "policy/placement_cool.h"
+#include "policy/placement_hetero.h"
+#include "policy/placement_topo.h"
 #include "policy/scheduler.h"
 #include "policy/service_orders.h"
 #include "policy/tenancy.h"
@@ -21,9 +24,12 @@ struct PolicyOptions {
   double time_limit_factor = 1.0;  // easy-backfill: assumed limit = factor × duration if none given
   ServiceOptions service;          // las, gittins
   TenancyOptions tenancy;          // boreas: queue tree, fair share, preemption
+  TopoOptions topo;                // placement topo
+  CoolOptions cool;                // placement cool
+  HeteroOptions hetero;            // placement hetero
 };
 
-using PlacementFactory = std::function<std::unique_ptr<Placement>()>;
+using PlacementFactory = std::function<std::unique_ptr<Placement>(const PolicyOptions&)>;
 using SchedulerFactory =
     std::function<std::unique_ptr<Scheduler>(const PolicyOptions&, std::unique_ptr<Placement>)>;
 
@@ -53,7 +59,8 @@ class PolicyRegistry {
   std::map<std::string, PlacementEntry> placements_;
 };
 
-// fifo, fjf, easy-backfill, srtf, srtf-gpu, las, gittins; count, first-fit, pack, consolidated.
+// fifo, fjf, easy-backfill, srtf, srtf-gpu, las, gittins; count, first-fit, pack, consolidated,
+// and the physics-aware topo, hetero, cool.
 void register_baseline(PolicyRegistry& registry);
 
 }  // namespace boreas::policy

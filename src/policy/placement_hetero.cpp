@@ -1,0 +1,220 @@
+#include "policy/placement_hetero.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+#include "models/param_check.h"
+#include "policy/placement_hetero_lp.h"
+#include "policy/placement_util.h"
+
+namespace boreas::policy {
+
+Status validate(const HeteroOptions& o) {
+  BOREAS_RETURN_IF_ERROR(models::ParamCheck("hetero placement")
+                             .positive("max_jobs", o.max_jobs)
+                             .at_least("max_wait (s)", o.max_wait.to_seconds(), 0)
+                             .in("favoured_share", o.favoured_share, 0, 1)
+                             .status());
+  return models::validate(o.throughput);
+}
+
+namespace {
+
+// Best fit on one GPU type: the node of that type with the fewest free GPUs that holds the gang;
+// else the fullest nodes of that type. A gang never mixes types (it would run at the slower pace).
+std::optional<std::vector<GpuId>> place_on_type(const JobSpec& job, GpuTypeId type, const Scratch& s) {
+  const auto& view = s.view();
+  const auto& index = view.state().free_index();
+  std::vector<std::pair<uint32_t, NodeId>> nodes;  // (free, node) of this type, touched ones first
+  for (NodeId n : s.touched_nodes()) {
+    if (view.cluster().nodes[n.value()].gpu_type == type && s.node_free(n) > 0) {
+      nodes.emplace_back(s.node_free(n), n);
+    }
+  }
+  for (uint32_t f = 1; f <= index.max_free(type); ++f) {
+    for (NodeId n : index.nodes_with(type, f)) {
+      if (!s.touched(n)) {
+        nodes.emplace_back(f, n);
+      }
+    }
+  }
+  std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<GpuId> out;
+  for (const auto& [f, n] : nodes) {
+    if (f >= job.gpus) {
+      s.take_free_on_node(n, job.gpus, out);
+      return out;
+    }
+  }
+  for (auto it = nodes.rbegin(); it != nodes.rend() && out.size() < job.gpus; ++it) {
+    s.take_free_on_node(it->second, job.gpus - static_cast<uint32_t>(out.size()), out);
+  }
+  if (out.size() < job.gpus) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+class HeteroPlacement final : public Placement {
+ public:
+  explicit HeteroPlacement(HeteroOptions o) : o_(std::move(o)), model_(o_.throughput) {}
+  std::string_view name() const override { return "hetero"; }
+
+  std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& s) override {
+    if (job.gpus > s.total_free()) {
+      return std::nullopt;
+    }
+    const auto& view = s.view();
+    prepare(view);
+    const size_t g = group_of(job, view);
+    if (view.now() != solved_at_ || !solved_) {
+      solve(view);
+    }
+    for (GpuTypeId t : type_order(g, job, view)) {
+      if (auto out = place_on_type(job, t, s)) {
+        return out;
+      }
+    }
+    return mixed_types(job, s);
+  }
+
+  // The LP's shares for the group of `job` (after a place() in this round), for tests and explain.
+  const std::vector<double>& shares(const JobSpec& job, const state::ClusterView& view) {
+    return x_[group_of(job, view)];
+  }
+
+ private:
+  void prepare(const state::ClusterView& view) {
+    if (table_) {
+      return;
+    }
+    table_ = std::make_unique<models::ThroughputTable>(model_, view.cluster().catalog);
+    capacity_.assign(view.cluster().catalog.size(), 0);
+    for (const Node& n : view.cluster().nodes) {
+      if (n.gpu_type) {
+        capacity_[n.gpu_type->value()] += n.gpu_count;
+      }
+    }
+  }
+
+  // No single type holds the gang: once it may leave its favoured types, it spans types as `count`
+  // does, so that a count-based preemptive walk never grants a job it then cannot place.
+  std::optional<std::vector<GpuId>> mixed_types(const JobSpec& job, const Scratch& s) {
+    if (!may_leave_favoured(job, s.view())) {
+      return std::nullopt;
+    }
+    std::vector<GpuId> out;
+    fill_fullest_first(job, s, types_, out);
+    if (out.size() < job.gpus) {
+      return std::nullopt;
+    }
+    return out;
+  }
+
+  bool may_leave_favoured(const JobSpec& job, const state::ClusterView& view) const {
+    return view.running().empty() || view.now() - view.record(job.id).pending_since >= o_.max_wait;
+  }
+
+  // A group is a (job class, allowed types) pair; its throughput row comes from the table.
+  size_t group_of(const JobSpec& job, const state::ClusterView& view) {
+    auto [cls, added] = class_of_.try_emplace(job.job_class.index(), 0);
+    if (added) {
+      cls->second = model_.class_index(view.state().symbols().view(job.job_class));
+    }
+    const auto key = std::make_pair(cls->second, job.gpu_types.index());
+    auto [it, inserted] = groups_.try_emplace(key, rows_.size());
+    if (inserted) {
+      LpGroup row;
+      row.rate.assign(capacity_.size(), 0);
+      for (GpuTypeId t : types_.allowed(job, view)) {
+        row.rate[t.value()] = table_->rate(cls->second, t);
+      }
+      fill_unrated(row, types_.allowed(job, view));
+      rows_.push_back(std::move(row));
+      solved_ = false;  // a new group: the allocation must include it
+    }
+    return it->second;
+  }
+
+  // Types the throughput model cannot rate (no TFLOPS or bandwidth in the catalog) get the row's
+  // slowest known rate, or 1 when none is known: usable, never preferred on a guess.
+  static void fill_unrated(LpGroup& row, const std::vector<GpuTypeId>& allowed) {
+    double slowest = 0;
+    for (GpuTypeId t : allowed) {
+      const double r = row.rate[t.value()];
+      slowest = r > 0 && (slowest == 0 || r < slowest) ? r : slowest;
+    }
+    for (GpuTypeId t : allowed) {
+      if (row.rate[t.value()] <= 0) {
+        row.rate[t.value()] = slowest > 0 ? slowest : 1;
+      }
+    }
+  }
+
+  // The LP over the running jobs and the first max_jobs pending ones, once per round.
+  void solve(const state::ClusterView& view) {
+    for (LpGroup& row : rows_) {
+      row.gpus = 0;
+    }
+    auto count = [&](JobId j) { rows_[group_of(view.spec(j), view)].gpus += view.spec(j).gpus; };
+    for (JobId j : view.running()) {
+      count(j);
+    }
+    uint32_t taken = 0;
+    for (auto it = view.pending().begin(); it != view.pending().end() && taken < o_.max_jobs; ++it, ++taken) {
+      count(*it);
+    }
+    auto x = max_min_allocation(rows_, capacity_);
+    // Should GLPK fail, every type counts as favoured: the placement degrades to fastest-type-first.
+    x_ = x.is_ok() ? std::move(*x) : std::vector<std::vector<double>>(rows_.size(), std::vector<double>(capacity_.size(), 1));
+    solved_at_ = view.now();
+    solved_ = true;
+  }
+
+  // Favoured types by share, then (once the job has waited max_wait, or when nothing runs that
+  // could free a favoured type) the other allowed types by throughput.
+  std::vector<GpuTypeId> type_order(size_t g, const JobSpec& job, const state::ClusterView& view) {
+    const std::vector<double>& share = x_[g];
+    const std::vector<double>& rate = rows_[g].rate;
+    const double top = *std::max_element(share.begin(), share.end());
+    auto favoured = [&](GpuTypeId t) { return share[t.value()] > 0 && share[t.value()] >= o_.favoured_share * top; };
+    const bool waited = may_leave_favoured(job, view);
+    std::vector<GpuTypeId> out;
+    for (GpuTypeId t : types_.allowed(job, view)) {
+      if (rate[t.value()] > 0 && (favoured(t) || waited)) {
+        out.push_back(t);
+      }
+    }
+    std::stable_sort(out.begin(), out.end(), [&](GpuTypeId a, GpuTypeId b) {
+      if (favoured(a) != favoured(b)) {
+        return favoured(a);
+      }
+      if (favoured(a) && share[a.value()] != share[b.value()]) {
+        return share[a.value()] > share[b.value()];
+      }
+      return rate[a.value()] > rate[b.value()];
+    });
+    return out;
+  }
+
+  HeteroOptions o_;
+  models::ThroughputModel model_;
+  std::unique_ptr<models::ThroughputTable> table_;
+  std::vector<double> capacity_;
+  std::unordered_map<uint32_t, size_t> class_of_;            // job_class symbol -> class index
+  std::map<std::pair<size_t, uint32_t>, size_t> groups_;     // (class, gpu_types symbol) -> row
+  std::vector<LpGroup> rows_;
+  std::vector<std::vector<double>> x_;
+  Time solved_at_ = Time::never();
+  bool solved_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Placement> make_hetero_placement(const HeteroOptions& options) {
+  return std::make_unique<HeteroPlacement>(options);
+}
+
+}  // namespace boreas::policy

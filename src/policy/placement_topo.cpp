@@ -1,0 +1,183 @@
+#include "policy/placement_topo.h"
+
+#include <algorithm>
+
+#include "models/param_check.h"
+#include "policy/placement_util.h"
+
+namespace boreas::policy {
+
+Status validate(const TopoOptions& o) {
+  BOREAS_RETURN_IF_ERROR(models::ParamCheck("topo placement")
+                             .at_least("max_wait (s)", o.max_wait.to_seconds(), 0)
+                             .in("min_efficiency", o.min_efficiency, 0, 1)
+                             .positive("gradient_bytes", o.gradient_bytes)
+                             .positive("compute_s", o.compute_s)
+                             .in("overlap", o.overlap, 0, 1)
+                             .status());
+  return models::validate(o.comm);
+}
+
+namespace {
+
+enum class Level : uint8_t { kNode, kLeaf, kSpine, kAnywhere };
+
+struct Candidate {
+  std::vector<GpuId> gpus;
+  double efficiency = 0;
+  Level level = Level::kAnywhere;
+  uint32_t slack = 0;  // free GPUs the domain keeps: less is a tighter fit
+};
+
+// Better = more efficient; then the smaller domain; then the tighter fit (first found on ties).
+bool better(const Candidate& a, const Candidate& b) {
+  constexpr double kEps = 1e-9;
+  if (a.efficiency > b.efficiency + kEps || a.efficiency < b.efficiency - kEps) {
+    return a.efficiency > b.efficiency;
+  }
+  return a.level != b.level ? a.level < b.level : a.slack < b.slack;
+}
+
+class TopoPlacement final : public Placement {
+ public:
+  explicit TopoPlacement(TopoOptions o) : o_(std::move(o)) {}
+  std::string_view name() const override { return "topo"; }
+
+  std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& s) override {
+    if (job.gpus > s.total_free()) {
+      return std::nullopt;
+    }
+    std::vector<GpuId> out;
+    if (auto node = best_fit_node(job, job.gpus, s, types_)) {
+      s.take_free_on_node(*node, job.gpus, out);  // one node: the tightest domain there is
+      return out;
+    }
+    index_domains(s.view().cluster());
+    std::optional<Candidate> best = best_candidate(job, s);
+    if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view()))) {
+      return std::nullopt;
+    }
+    return std::move(best->gpus);
+  }
+
+ private:
+  // Nodes by leaf switch and by spine, and the shape of the tightest placement (built once).
+  void index_domains(const Cluster& c) {
+    if (!leaves_.empty() || c.nodes.empty()) {
+      return;
+    }
+    for (uint32_t i = 0; i < c.nodes.size(); ++i) {
+      const Rack& rack = c.rack_of(c.nodes[i]);
+      grow(leaves_, rack.leaf).push_back(NodeId(i));
+      grow(spines_, rack.spine).push_back(NodeId(i));
+      node_gpus_ = std::max(node_gpus_, c.nodes[i].gpu_count);
+    }
+    for (const auto& l : leaves_) {
+      leaf_nodes_ = std::max(leaf_nodes_, static_cast<uint32_t>(l.size()));
+    }
+  }
+
+  static std::vector<NodeId>& grow(std::vector<std::vector<NodeId>>& v, uint32_t i) {
+    if (v.size() <= i) {
+      v.resize(i + 1);
+    }
+    return v[i];
+  }
+
+  std::optional<Candidate> best_candidate(const JobSpec& job, const Scratch& s) {
+    std::optional<Candidate> best;
+    auto consider = [&](std::span<const NodeId> nodes, Level level) {
+      std::optional<Candidate> c = fill(job, s, nodes, level);
+      if (c && (!best || better(*c, *best))) {
+        best = std::move(c);
+      }
+    };
+    for (const auto& leaf : leaves_) {
+      consider(leaf, Level::kLeaf);
+    }
+    if (spines_.size() > 1 || leaves_.size() > 1) {
+      for (const auto& spine : spines_) {
+        consider(spine, Level::kSpine);
+      }
+    }
+    if (spines_.size() > 1) {
+      consider(all_nodes(s.view().cluster()), Level::kAnywhere);
+    }
+    return best;
+  }
+
+  std::span<const NodeId> all_nodes(const Cluster& c) {
+    if (all_.empty()) {
+      for (uint32_t i = 0; i < c.nodes.size(); ++i) {
+        all_.push_back(NodeId(i));
+      }
+    }
+    return all_;
+  }
+
+  // The gang on the fullest allowed nodes of one domain (fewest nodes), scored by the comm model.
+  std::optional<Candidate> fill(const JobSpec& job, const Scratch& s, std::span<const NodeId> domain,
+                                Level level) {
+    const auto& view = s.view();
+    scratch_nodes_.clear();
+    uint32_t free = 0;
+    for (NodeId n : domain) {
+      const uint32_t f = s.node_free(n);
+      if (f > 0 && types_.allows(job, view.cluster().nodes[n.value()], view)) {
+        scratch_nodes_.push_back(n);
+        free += f;
+      }
+    }
+    if (free < job.gpus) {
+      return std::nullopt;
+    }
+    std::stable_sort(scratch_nodes_.begin(), scratch_nodes_.end(),
+                     [&](NodeId a, NodeId b) { return s.node_free(a) > s.node_free(b); });
+    Candidate c;
+    c.level = level;
+    c.slack = free - job.gpus;
+    std::vector<models::NodeGpus> shape;
+    for (NodeId n : scratch_nodes_) {
+      const uint32_t got = s.take_free_on_node(n, job.gpus - static_cast<uint32_t>(c.gpus.size()), c.gpus);
+      shape.push_back({n, got});
+      if (c.gpus.size() == job.gpus) {
+        break;
+      }
+    }
+    c.efficiency = efficiency(view.cluster(), shape, job.gpus);
+    return c;
+  }
+
+  // Placement efficiency against the tightest shape the gang could have on this cluster.
+  double efficiency(const Cluster& c, std::span<const models::NodeGpus> shape, uint32_t gpus) const {
+    const models::GangPlacement actual = models::summarize_placement(c, shape);
+    const models::PlacementSummary ideal = models::tightest_placement(gpus, node_gpus_, leaf_nodes_);
+    const double t_actual = comm_seconds(c, actual.summary, actual.nvlink);
+    const double t_ideal = comm_seconds(c, ideal, actual.nvlink);
+    return models::placement_efficiency(o_.compute_s, std::min(t_ideal, t_actual), t_actual, o_.overlap);
+  }
+
+  double comm_seconds(const Cluster& c, const models::PlacementSummary& pl, bool nvlink) const {
+    const models::PlacementLinks links = models::placement_links(c.fabric, nvlink, pl, o_.comm);
+    return models::allreduce_seconds(pl, o_.gradient_bytes, links, o_.comm);
+  }
+
+  // Waiting is bounded by max_wait and only worth it while a running job may free a better domain
+  // (its completion calls the scheduler again).
+  bool may_wait(const JobSpec& job, const state::ClusterView& view) const {
+    return !view.running().empty() && view.now() - view.record(job.id).pending_since < o_.max_wait;
+  }
+
+  TopoOptions o_;
+  std::vector<std::vector<NodeId>> leaves_, spines_;
+  std::vector<NodeId> all_, scratch_nodes_;
+  uint32_t node_gpus_ = 1, leaf_nodes_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Placement> make_topo_placement(const TopoOptions& options) {
+  return std::make_unique<TopoPlacement>(options);
+}
+
+}  // namespace boreas::policy

@@ -1,0 +1,89 @@
+// cool on three racks of one 4-GPU node each: rack 0 liquid-cooled, racks 1–2 air-cooled with a
+// 2.1 kW cooling limit. GPU: TDP 400 W, idle 40 W; a busy GPU (activity 0.8) draws
+// 40 + 360 × 0.8 = 328 W, 288 W above idle. A node's static draw is 500 + 4 × 200 = 1300 W, so an
+// idle rack draws 1300 + 4 × 40 = 1460 W and an air rack has room for (2100 − 1460) / 288 = 2.2,
+// i.e. 2 busy GPUs; with one GPU busy, (2100 − 1748) / 288 = 1.2, i.e. 1 more.
+#include <gtest/gtest.h>
+
+#include "placement_fixture.h"
+#include "policy/placement_cool.h"
+
+namespace boreas {
+namespace {
+
+Cluster cooled_cluster(double liquid_cap_kw = 0) {
+  Cluster c;
+  c.catalog.add(testing::gpu_type("HOT", 100, 400, 40));
+  c.zones.push_back(Zone{.name = "liquid", .cooling = CoolingKind::kDirectLiquid, .inlet_c = 35,
+                         .pue = 1.15, .power_cap_kw = liquid_cap_kw});
+  c.zones.push_back(Zone{.name = "air", .cooling = CoolingKind::kAir, .inlet_c = 24, .pue = 1.5});
+  for (uint32_t r = 0; r < 3; ++r) {
+    c.racks.push_back(Rack{.name = "rack" + std::to_string(r), .zone = ZoneId(r == 0 ? 0 : 1),
+                           .cooling_limit_kw = 2.1, .leaf = r});
+    c.nodes.push_back(testing::four_gpu_node(r, r, 0));
+  }
+  return c;
+}
+
+policy::CoolOptions options() {
+  policy::CoolOptions o;
+  o.activity = 0.8;  // the figures above
+  return o;
+}
+
+testing::JobListBuilder jobs() {
+  testing::JobListBuilder b;
+  // 0, 1: holders; 2: hot 2-GPU (2 h); 3: short 2-GPU (60 s); 4: short 3-GPU; 5: hot 8-GPU.
+  b.add(0, 1, 100).add(0, 4, 100).add(0, 2, 7200).add(0, 2, 60).add(0, 3, 60).add(0, 8, 7200);
+  return b;
+}
+
+TEST(CoolPlacement, LongJobsGoToTheLiquidZone) {
+  testing::PlacementFixture f(cooled_cluster(), jobs());
+  ASSERT_TRUE(f.hold(0, 4, 1));  // node 1 (air) has 3 free: the best fit by count
+  auto cool = policy::make_cool_placement(options());
+  EXPECT_EQ(f.nodes_of(f.place(*cool, 2)), (std::set<uint32_t>{0}));  // hot: liquid first
+  auto pack = policy::make_pack_placement();
+  EXPECT_EQ(f.nodes_of(f.place(*pack, 2)), (std::set<uint32_t>{1}));
+}
+
+TEST(CoolPlacement, KeepsAirRacksUnderTheirCoolingLimit) {
+  testing::PlacementFixture f(cooled_cluster(), jobs());
+  ASSERT_TRUE(f.hold(1, 0, 4));  // the liquid node is full
+  ASSERT_TRUE(f.hold(0, 4, 1));  // rack 1 has room for 1 more busy GPU, rack 2 for 2
+  auto cool = policy::make_cool_placement(options());
+  auto pack = policy::make_pack_placement();
+  EXPECT_EQ(f.nodes_of(f.place(*cool, 3)), (std::set<uint32_t>{2}));  // 2 GPUs: only rack 2 has room
+  EXPECT_EQ(f.nodes_of(f.place(*pack, 3)), (std::set<uint32_t>{1}));  // pack: 3 free is the best fit
+  // 3 GPUs fit under no air rack's limit: cool falls back to pack's best fit.
+  EXPECT_EQ(f.nodes_of(f.place(*cool, 4)), (std::set<uint32_t>{1}));
+}
+
+TEST(CoolPlacement, HonoursTheZonePowerCap) {
+  testing::PlacementFixture f(cooled_cluster(1.46), jobs());  // the liquid zone's idle draw: no room
+  auto cool = policy::make_cool_placement(options());
+  const auto hot = f.place(*cool, 2);
+  EXPECT_EQ(f.nodes_of(hot), (std::set<uint32_t>{1}));  // first air node with room for 2
+}
+
+TEST(CoolPlacement, SpreadsALargeGangWithinEachRacksRoom) {
+  testing::PlacementFixture f(cooled_cluster(), jobs());
+  auto cool = policy::make_cool_placement(options());
+  const auto gpus = f.place(*cool, 5);  // 8 GPUs: 4 liquid + 2 + 2 under the air limits
+  ASSERT_TRUE(gpus.has_value());
+  std::vector<uint32_t> per_node(3, 0);
+  for (GpuId g : *gpus) {
+    ++per_node[f.state().node_of(g).value()];
+  }
+  EXPECT_EQ(per_node, (std::vector<uint32_t>{4, 2, 2}));
+}
+
+TEST(CoolPlacement, OptionsAreValidated) {
+  policy::CoolOptions o;
+  EXPECT_TRUE(policy::validate(o).is_ok());
+  o.activity = 2;
+  EXPECT_FALSE(policy::validate(o).is_ok());
+}
+
+}  // namespace
+}  // namespace boreas

@@ -1,0 +1,74 @@
+// topo on 4 racks (one leaf each) × 2 nodes × 4 GPUs; racks 0–1 under spine 0, racks 2–3 under
+// spine 1. Node n holds GPUs 4n..4n+3.
+#include <gtest/gtest.h>
+
+#include "placement_fixture.h"
+#include "policy/placement_topo.h"
+
+namespace boreas {
+namespace {
+
+Cluster fabric_cluster() {
+  Cluster c = testing::uniform_cluster(4, 2, 4);
+  for (uint32_t r = 0; r < 4; ++r) {
+    c.racks[r].spine = r / 2;
+  }
+  for (Node& n : c.nodes) {
+    n.nvlink = true;
+  }
+  c.fabric = {{"nvlink", 450, Duration::micros(2)}, {"leaf", 50, Duration::micros(1)},
+              {"spine", 25, Duration::micros(3)}};
+  return c;
+}
+
+testing::JobListBuilder jobs() {
+  testing::JobListBuilder b;
+  // 0–3: holders; 4: an 8-GPU gang; 5: a 4-GPU gang; 6: a 2-GPU job.
+  b.add(0, 2, 100).add(0, 8, 100).add(0, 8, 100).add(0, 8, 100).add(0, 8, 10).add(0, 4, 10).add(0, 2, 10);
+  return b;
+}
+
+// Node 0 has 2 free, node 1 4, nodes 2–3 (rack 1) 8, racks 2–3 are full.
+TEST(TopoPlacement, EightGpusTakeTheLeafWithTwoWholeNodes) {
+  testing::PlacementFixture f(fabric_cluster(), jobs());
+  ASSERT_TRUE(f.hold(0, 0, 2));
+  ASSERT_TRUE(f.hold(1, 16, 8));
+  ASSERT_TRUE(f.hold(2, 24, 8));
+  auto topo = policy::make_topo_placement({});
+  EXPECT_EQ(f.nodes_of(f.place(*topo, 4)), (std::set<uint32_t>{2, 3}));
+  // first-fit spreads the same gang over nodes 0, 1, 2 (2 + 4 + 2 GPUs, two leaves).
+  auto ff = policy::make_first_fit_placement();
+  EXPECT_EQ(f.nodes_of(f.place(*ff, 4)), (std::set<uint32_t>{0, 1, 2}));
+  // A 2-GPU job is best-fit into node 0 (exactly 2 free): one node is the tightest domain.
+  EXPECT_EQ(f.nodes_of(f.place(*topo, 6)), (std::set<uint32_t>{0}));
+}
+
+// Every node has 2 free GPUs, so a 4-GPU gang must split 2 + 2 inside a leaf. By the comm model
+// (2 GB, 0.5 s compute, half hidden): in one node the all-reduce takes 7.86 ms (ring of 4 on
+// NVLink at 450 × 0.85 GB/s), split it takes 27.4 ms (ring of 2 nodes on 50 × 0.73 GB/s with
+// 1 GB each), so the efficiency is (0.5 + 0.00393) / (0.5 + 0.0137) = 0.981.
+TEST(TopoPlacement, WaitsForAOneNodeDomainThenSplitsInsideALeaf) {
+  testing::PlacementFixture f(fabric_cluster(), jobs());
+  ASSERT_TRUE(f.hold(1, {0, 1, 4, 5, 8, 9, 12, 13}));
+  ASSERT_TRUE(f.hold(2, {16, 17, 20, 21, 24, 25, 28, 29}));
+  policy::TopoOptions strict;
+  strict.min_efficiency = 0.99;  // above 0.981: the split is not good enough while it may wait
+  strict.max_wait = Duration::seconds(600);
+  auto topo = policy::make_topo_placement(strict);
+  EXPECT_FALSE(f.place(*topo, 5, Time::from_seconds(599)).has_value());
+  EXPECT_EQ(f.nodes_of(f.place(*topo, 5, Time::from_seconds(600))), (std::set<uint32_t>{0, 1}));
+  policy::TopoOptions lenient;
+  lenient.min_efficiency = 0.98;  // below 0.981: no wait
+  auto lenient_topo = policy::make_topo_placement(lenient);
+  EXPECT_EQ(f.nodes_of(f.place(*lenient_topo, 5)), (std::set<uint32_t>{0, 1}));
+}
+
+TEST(TopoPlacement, OptionsAreValidated) {
+  policy::TopoOptions o;
+  EXPECT_TRUE(policy::validate(o).is_ok());
+  o.min_efficiency = 1.5;
+  EXPECT_FALSE(policy::validate(o).is_ok());
+}
+
+}  // namespace
+}  // namespace boreas
