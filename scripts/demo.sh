@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# The main job: the digital twin on the bundled Philly trace (82,247 real jobs), comparing strict
-# FIFO, EASY backfilling and Tiresias' 2D-LAS on the Philly-sized cluster spec, then the report.
+# The main job: the digital twin on the bundled Philly trace (82,247 real jobs): strict FIFO, EASY
+# backfilling, Tiresias' 2D-LAS and the quota-aware `boreas` policy on the Philly-sized cluster, then the report.
 set -euo pipefail
 build=${1:-build}
 out=${OUT:-out/demo}
 cluster=examples/clusters/philly.yaml
 trace=data/traces/philly-sia/philly.csv.gz
 echo "== boreas sim: $trace on $cluster"
-"$build/boreas" sim --cluster "$cluster" --trace "$trace" --policy fifo,easy-backfill,las --out "$out" \
+# Four policies side by side, with the Philly virtual clusters as queues (10% of jobs marked
+# production, seeded), every physical model on (throughput, communication, power, heat, failures,
+# checkpoints, cost; docs/models.md) and best-fit placement.
+"$build/boreas" sim --cluster "$cluster" --trace "$trace" --queues examples/queues/philly-vcs.yaml \
+  --production-fraction 0.1 --seed 1 --physics all --placement pack \
+  --policy fifo,easy-backfill,las,boreas --out "$out" \
   --report "$out/report.html" --schedule-trace "$out/schedule.json"
 echo
 echo "Outputs:"
