@@ -125,11 +125,15 @@ TEST_F(ControllerTest, CancelsPendingAndRunningJobs) {
 
 TEST_F(ControllerTest, CheckpointSignalsThenResumes) {
   auto j = ctl_->submit("alice", sh("if [ -f ckpt ]; then echo resumed > out; exit 0; fi; "
-                                    "trap 'echo saved > ckpt; exit 0' USR1; "
+                                    "trap 'echo saved > ckpt; exit 0' USR1; touch ready; "
                                     "while true; do sleep 0.05; done", 1));
   ASSERT_TRUE(j.is_ok());
   wait_state(j->id, JobState::kRunning);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The handler must be installed before the signal: a fixed sleep races with a loaded machine.
+  for (int i = 0; i < 2000 && !std::filesystem::exists(dir_.path() + "/ready"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(std::filesystem::exists(dir_.path() + "/ready"));
   ASSERT_TRUE(ctl_->checkpoint("alice", j->id).is_ok());
   const LiveJob done = wait_state(j->id, JobState::kCompleted);
   EXPECT_EQ(done.attempts, 2u);

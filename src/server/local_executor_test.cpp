@@ -62,6 +62,14 @@ class LocalExecutorTest : public ::testing::Test {
     return {};
   }
   std::string file(const std::string& name) { return dir_.path() + "/" + name; }
+  // Waits until a job's script has written `name` (e.g. after installing its signal handler):
+  // a fixed sleep races with a loaded machine.
+  void wait_for_file(const std::string& name) {
+    for (int i = 0; i < 2000 && !std::filesystem::exists(file(name)); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(std::filesystem::exists(file(name))) << name << " not written within 20 s";
+  }
 
   TempDir dir_;
 };
@@ -97,8 +105,9 @@ TEST_F(LocalExecutorTest, UnknownCommandIsRefusedAtLaunch) {
 
 TEST_F(LocalExecutorTest, CancelSendsSigtermToTheGroup) {
   auto ex = make();
-  start(ex, sh(4, "trap 'echo term > " + file("term") + "; exit 0' TERM; sleep 30 & wait"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  start(ex, sh(4, "trap 'echo term > " + file("term") + "; exit 0' TERM; touch " + file("ready") +
+                  "; sleep 30 & wait"));
+  wait_for_file("ready");
   ASSERT_TRUE(ex.cancel(JobId(4)).is_ok());
   const JobExit e = wait_exit(ex);
   EXPECT_EQ(e.kind, ExitKind::kCancelled);
@@ -107,8 +116,8 @@ TEST_F(LocalExecutorTest, CancelSendsSigtermToTheGroup) {
 
 TEST_F(LocalExecutorTest, CancelEscalatesToSigkillAfterGrace) {
   auto ex = make();
-  start(ex, sh(5, "trap '' TERM; while true; do sleep 0.05; done"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  start(ex, sh(5, "trap '' TERM; touch " + file("ready") + "; while true; do sleep 0.05; done"));
+  wait_for_file("ready");
   ASSERT_TRUE(ex.cancel(JobId(5)).is_ok());
   const JobExit e = wait_exit(ex);
   EXPECT_EQ(e.kind, ExitKind::kCancelled);
@@ -116,9 +125,9 @@ TEST_F(LocalExecutorTest, CancelEscalatesToSigkillAfterGrace) {
 
 TEST_F(LocalExecutorTest, PreemptLetsTheHandlerCheckpoint) {
   auto ex = make();
-  start(ex, sh(6, "trap 'echo saved > " + file("ckpt") + "; exit 0' USR1; "
+  start(ex, sh(6, "trap 'echo saved > " + file("ckpt") + "; exit 0' USR1; touch " + file("ready") + "; " +
                   "while true; do sleep 0.05; done"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  wait_for_file("ready");
   ASSERT_TRUE(ex.preempt(JobId(6)).is_ok());
   const JobExit e = wait_exit(ex);
   EXPECT_EQ(e.kind, ExitKind::kPreempted);
