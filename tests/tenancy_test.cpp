@@ -37,12 +37,16 @@ std::unique_ptr<Scenario> load(const std::filesystem::path& path) {
   const YAML::Node o = root["options"] ? root["options"] : YAML::Node(YAML::NodeType::Map);
   auto& pre = s->options.tenancy.preemption;
   pre.min_runtime = Duration::seconds(o["min_runtime_s"] ? o["min_runtime_s"].as<int64_t>() : 0);
+  pre.max_per_job = o["max_per_job"] ? o["max_per_job"].as<uint32_t>() : pre.max_per_job;
   s->options.tenancy.fair_share.half_life = Duration::seconds(o["half_life_s"] ? o["half_life_s"].as<int64_t>() : 0);
   for (const auto& j : root["jobs"]) {
     s->jobs.add(j["submit"].as<int64_t>(), j["gpus"].as<uint32_t>(), j["duration"].as<int64_t>(),
                 j["queue"].as<std::string>().c_str());
     if (j["class"]) {
       s->jobs.jobs().back().priority_class = s->jobs.symbols().intern(j["class"].as<std::string>());
+    }
+    if (j["preemptible"]) {
+      s->jobs.jobs().back().preemptible = j["preemptible"].as<bool>();
     }
   }
   s->expect = root["expect"];
@@ -96,6 +100,21 @@ TEST(TenancyScenarios, ExactOutcomes) {
     }
     EXPECT_EQ(out->summary.quota_violation_gpu_seconds, 0.0);
   }
+}
+
+// Without queues no GPU is guaranteed to anyone: jobs that may never be preempted run anywhere
+// (the Alibaba trace marks its latency-sensitive pods so).
+TEST(TenancyScenarios, NonPreemptibleJobsRunWithoutQueues) {
+  Cluster cluster = testing::uniform_cluster(1, 1, 4);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 4, 10, "a").add(0, 2, 10, "b").add(5, 2, 10, "b");
+  jobs.jobs()[0].preemptible = false;
+  jobs.jobs()[2].preemptible = false;
+  auto out = testing::simulate({&cluster, jobs.jobs(), &jobs.symbols()}, "boreas", policy::PolicyOptions{});
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->summary.completed, 3u);
+  EXPECT_EQ(out->result.jobs[0].end, Time::from_seconds(10));
+  EXPECT_EQ(out->result.jobs[2].end, Time::from_seconds(20));  // beside job 1, after job 0
 }
 
 // The audit integrates the shortfall: queue a (guaranteed 4) waits 10 s for 4 GPUs under fifo

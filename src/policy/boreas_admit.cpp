@@ -12,6 +12,33 @@ bool BoreasScheduler::must_not_borrow(JobId job, const state::ClusterView& view)
          !in.class_preemptible;
 }
 
+// Borrowed capacity must stay reclaimable for guarantees to hold at every instant, so a job that
+// may not be preempted (again, or ever) borrows only capacity no guarantee covers, and is pinned
+// there. One exception keeps every job live: a preemptible job at its preemption cap whose gang
+// could never fit inside its queue's guarantee borrows reclaimably anyway (reclaim ignores the cap).
+BoreasScheduler::Borrow BoreasScheduler::borrow_mode(const Round& r, JobId job, const Demand& d) const {
+  if (!must_not_borrow(job, r.view)) {
+    return Borrow::kReclaimable;
+  }
+  bool unguaranteed = true;
+  for (const TypeCount& tc : d) {
+    unguaranteed = unguaranteed && r.pinned_by_type[tc.type.value()] + tc.gpus <= book_->unguaranteed(tc.type);
+  }
+  if (unguaranteed) {
+    return Borrow::kPinned;
+  }
+  const JobInfo& in = jobs_[job.value()];
+  const bool preemptible = r.view.spec(job).preemptible && in.class_preemptible;
+  return preemptible && in.beyond_guarantee ? Borrow::kReclaimable : Borrow::kNo;
+}
+
+void BoreasScheduler::pin(Round& r, const Demand& d, int32_t sign) {
+  for (const TypeCount& tc : d) {
+    uint64_t& p = r.pinned_by_type[tc.type.value()];
+    p = sign > 0 ? p + tc.gpus : p - std::min<uint64_t>(p, tc.gpus);
+  }
+}
+
 bool BoreasScheduler::try_start(Round& r, JobId job, bool guaranteed_pass) {
   const JobSpec& spec = r.view.spec(job);
   if (r.scratch.total_free() >= spec.gpus) {
@@ -61,9 +88,7 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
   if (auto b = book_->check_ceiling(q, d)) {
     return quota_reason(*b);
   }
-  // A job that may not be preempted again (or never) must not borrow: borrowed capacity has to
-  // stay reclaimable for guarantees to hold at every instant.
-  if (must_not_borrow(job, r.view)) {
+  if (borrow_mode(r, job, d) == Borrow::kNo) {
     set_reason(job, PendingReason{PendingKind::kGuaranteeOnly, book_->name(q), "*", r.view.spec(job).gpus, 0,
                                   book_->unused_guarantees(), 0, 0});
     return false;
@@ -82,6 +107,10 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
   JobInfo& in = jobs_[job.value()];
   const uint32_t q = static_cast<uint32_t>(in.queue);
   in.borrowed = !book_->within_guarantee(q, d);
+  in.pinned = in.borrowed && borrow_mode(r, job, d) == Borrow::kPinned;
+  if (in.pinned) {
+    pin(r, d, +1);
+  }
   book_->add(q, d, +1);
   hold(r, job, d, +1);
   for (const TypeCount& tc : d) {
@@ -95,6 +124,9 @@ void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
   const Demand d = demand_of(r.view.record(victim).gpus, r.view);
   book_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
   hold(r, victim, d, -sign);
+  if (jobs_[victim.value()].pinned) {
+    pin(r, d, -sign);
+  }
   for (const TypeCount& tc : d) {
     uint64_t& free = r.free_by_type[tc.type.value()];
     free = sign > 0 ? free + tc.gpus : free - std::min<uint64_t>(free, tc.gpus);
@@ -132,7 +164,8 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
   for (uint32_t q = 0; q < r.running_by_queue.size(); ++q) {
     for (JobId v : q == mine ? std::vector<JobId>{} : r.running_by_queue[q]) {
       const JobInfo& vi = jobs_[v.value()];
-      if (r.evicted.count(v.value()) == 0 && vi.borrowed && view.spec(v).preemptible && vi.class_preemptible &&
+      if (r.evicted.count(v.value()) == 0 && vi.borrowed && !vi.pinned && view.spec(v).preemptible &&
+          vi.class_preemptible &&
           book_->borrowing(q, demand_of(view.record(v).gpus, view), mine)) {
         out.push_back(v);
       }
@@ -160,7 +193,7 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
   }
   // Victims must stay beyond their queue's guarantee, or they would be owed it right back:
   // for each queue, used − evicted (+ the claimant's need when it is the claimant's queue)
-  // + the smallest victim > guarantee. So reclaim takes a queue down to its guarantee, never below.
+  // + the smallest victim (this eviction's or an earlier one's this round) > guarantee. So reclaim takes a queue down to its guarantee, never below.
   const int32_t mine = jobs_[job.value()].queue;
   const uint64_t need = r.view.spec(job).gpus;
   auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
@@ -176,6 +209,9 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
         taken += r.view.spec(v).gpus;
         smallest = std::min<uint64_t>(smallest, r.view.spec(v).gpus);
       }
+    }
+    for (uint32_t v : r.evicted) {  // evicted earlier this round: already out of `used`
+      smallest = jobs_[v].queue == q ? std::min<uint64_t>(smallest, r.view.spec(JobId(v)).gpus) : smallest;
     }
     const uint64_t used = book_->usage(static_cast<uint32_t>(q), d.front().type);
     const uint64_t guaranteed = book_->guaranteed(static_cast<uint32_t>(q), d.front().type);

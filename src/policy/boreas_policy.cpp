@@ -6,6 +6,10 @@
 
 namespace boreas::policy {
 
+namespace {
+constexpr int kGuaranteeRepeats = 4;  // bounds a round; one repeat sufficed on the Philly trace
+}  // namespace
+
 
 BoreasScheduler::BoreasScheduler(TenancyOptions options, std::unique_ptr<Placement> placement)
     : options_(std::move(options)), placement_(std::move(placement)), guard_(options_.preemption) {}
@@ -44,6 +48,7 @@ BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterV
   }
   in.class_value = it->second ? it->second->value : 0;
   in.class_preemptible = it->second ? it->second->preemptible : true;
+  in.beyond_guarantee = beyond_guarantee(spec, static_cast<uint32_t>(in.queue), view);
   if (auto reason = never_fits(spec, static_cast<uint32_t>(in.queue), view)) {
     in.never_fits = true;
     set_reason(job, *reason);
@@ -66,9 +71,14 @@ const PriorityClass* BoreasScheduler::find_class(Symbol name_symbol, const state
 
 std::optional<PendingReason> BoreasScheduler::never_fits(const JobSpec& spec, uint32_t queue,
                                                          const state::ClusterView& view) {
+  // A job that may never be preempted never borrows reclaimable capacity: its ceiling is its
+  // guarantee or the capacity no guarantee covers.
+  const bool pinned_only = !spec.preemptible || !jobs_[spec.id.value()].class_preemptible;
   uint64_t most = 0;
   for (GpuTypeId t : types_.allowed(spec, view)) {
-    most = std::max(most, book_->max_gpus(queue, t));
+    const uint64_t ceiling = book_->max_gpus(queue, t);
+    const uint64_t own = std::max(book_->max_guaranteed(queue, t), book_->unguaranteed(t));
+    most = std::max(most, pinned_only ? std::min(ceiling, own) : ceiling);
   }
   if (spec.gpus <= most) {
     return std::nullopt;
@@ -79,6 +89,14 @@ std::optional<PendingReason> BoreasScheduler::never_fits(const JobSpec& spec, ui
   r.need = spec.gpus;
   r.ceiling = most;
   return r;
+}
+
+bool BoreasScheduler::beyond_guarantee(const JobSpec& spec, uint32_t queue, const state::ClusterView& view) {
+  uint64_t most = 0;
+  for (GpuTypeId t : types_.allowed(spec, view)) {
+    most = std::max(most, book_->max_guaranteed(queue, t));
+  }
+  return spec.gpus > most;
 }
 
 Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const {
@@ -115,6 +133,9 @@ void BoreasScheduler::account(Round& r) {
     const JobInfo& in = info(j, view);
     const Demand d = demand_of(view.record(j).gpus, view);
     book_->add(static_cast<uint32_t>(in.queue), d, +1);
+    if (in.pinned) {
+      pin(r, d, +1);
+    }
     r.running_by_queue.resize(book_->queue_count());
     r.running_by_queue[in.queue].push_back(j);
     hold(r, j, d, +1);
@@ -160,8 +181,9 @@ void BoreasScheduler::rank(Round& r) {
 
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, options_.preemption.max_per_round, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, options_.preemption.max_per_round, 0};
   r.free_by_type.assign(view.cluster().catalog.size(), 0);
+  r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
   for (const Node& n : view.cluster().nodes) {
     r.free_by_type[n.gpu_type ? n.gpu_type->value() : 0] += n.gpu_type ? n.gpu_count : 0;
     r.largest_block = std::max(r.largest_block, view.state().node_free(NodeId(static_cast<uint32_t>(&n - view.cluster().nodes.data()))));
@@ -171,16 +193,26 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   rank(r);
   r.running_by_queue.resize(book_->queue_count());
   auto owed = [&](JobId j) { return book_->within_guarantee(jobs_[j.value()].queue, guess_demand(view.spec(j), view)); };
-  for (JobId j : r.ranked) {
-    if (owed(j)) {
-      try_start(r, j, true);
+  auto guarantee_pass = [&] {
+    for (JobId j : r.ranked) {
+      if (r.started.count(j.value()) == 0 && owed(j)) {
+        try_start(r, j, true);
+      }
     }
-  }
+  };
+  guarantee_pass();
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
+  size_t evicted = r.evicted.size();
   for (JobId j : r.ranked) {
     if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(j))) {
       r.waiting[jobs_[j.value()].queue] += 1;
     }
+  }
+  // Reclaim for a job ranked later can take a queue down to its guarantee after that queue's
+  // smaller jobs were passed over: they are owed now, so guarantees go again while evictions happen.
+  for (int again = 0; again < kGuaranteeRepeats && r.evicted.size() != evicted; ++again) {
+    evicted = r.evicted.size();
+    guarantee_pass();
   }
   last_held_ = std::move(r.held);
   return std::move(r.plan);

@@ -39,12 +39,16 @@ class BoreasScheduler final : public Scheduler {
     int32_t class_value = 0;
     bool class_preemptible = true;
     bool never_fits = false;
-    bool borrowed = false;  // started beyond its queue's guarantee: reclaimable
+    bool borrowed = false;  // started beyond its queue's guarantee
+    bool pinned = false;    // borrowed capacity no guarantee covers, and may not be reclaimed
+    bool beyond_guarantee = false;  // the gang could never fit inside its queue's guarantee
   };
+  enum class Borrow { kNo, kReclaimable, kPinned };
 
   void init(const state::ClusterView& view);
   JobInfo& info(JobId job, const state::ClusterView& view);
   std::optional<PendingReason> never_fits(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
+  bool beyond_guarantee(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
   const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
   void rank(Round& round);
@@ -58,6 +62,8 @@ class BoreasScheduler final : public Scheduler {
   void evict(Round& round, JobId victim, int32_t sign);
   void hold(Round& round, JobId job, const Demand& demand, int32_t sign);
   bool must_not_borrow(JobId job, const state::ClusterView& view) const;
+  Borrow borrow_mode(const Round& round, JobId job, const Demand& demand) const;
+  void pin(Round& round, const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
   Demand guess_demand(const JobSpec& spec, const state::ClusterView& view);

@@ -19,6 +19,7 @@ struct BoreasScheduler::Round {
   std::vector<std::vector<JobId>> running_by_queue;  // at the round's start
   std::unordered_map<uint32_t, uint32_t> waiting;    // queue -> higher-ranked jobs left pending
   std::vector<std::vector<uint32_t>> held;          // queue -> GPU type -> GPUs, after the plan
+  std::vector<uint64_t> pinned_by_type;              // GPUs held by pinned borrowers, after the plan
   uint32_t victims_left = 0;
   uint32_t largest_block = 0;  // most free GPUs on one node at the round's start
 };

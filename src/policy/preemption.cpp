@@ -54,9 +54,9 @@ bool fits_without(const JobSpec& job, const std::vector<JobId>& victims, Placeme
 }
 
 std::optional<std::vector<JobId>> single(const JobSpec& job, const std::vector<JobId>& by_loss, Placement& p,
-                                         Scratch& s) {
+                                         Scratch& s, const VictimFilter& may_add) {
   for (JobId c : by_loss) {
-    if (fits_without(job, {c}, p, s)) {
+    if (may_add({}, c) && fits_without(job, {c}, p, s)) {
       return std::vector<JobId>{c};
     }
   }
@@ -104,7 +104,7 @@ std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> ca
   const auto& v = scratch.view();
   std::stable_sort(candidates.begin(), candidates.end(),
                    [&](JobId a, JobId b) { return lost_work(a, v) * v.spec(a).gpus < lost_work(b, v) * v.spec(b).gpus; });
-  auto victims = single(job, candidates, placement, scratch);
+  auto victims = single(job, candidates, placement, scratch, may_add);
   if (!victims) {
     victims = greedy(job, candidates, max_victims, placement, scratch, may_add);
   }

@@ -57,7 +57,7 @@ struct Eviction {
   std::vector<GpuId> gpus;
 };
 // `may_add(chosen, c)`: whether c may join the victims already chosen (e.g. its queue would stay
-// above its guarantee); any single candidate may be chosen alone.
+// above its guarantee); a single victim is checked with `chosen` empty.
 using VictimFilter = std::function<bool(const std::vector<JobId>& chosen, JobId candidate)>;
 std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
                                        Placement& placement, Scratch& scratch, const VictimFilter& may_add);

@@ -211,6 +211,24 @@ uint64_t QuotaBook::max_gpus(uint32_t queue, GpuTypeId type) const {
   return most;
 }
 
+uint64_t QuotaBook::max_guaranteed(uint32_t queue, GpuTypeId type) const {
+  uint64_t most = capacity_[type.value()];
+  for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
+    most = std::min(most, guaranteed(static_cast<uint32_t>(q), type));
+  }
+  return most;
+}
+
+uint64_t QuotaBook::unguaranteed(GpuTypeId type) const {
+  uint64_t claimed = 0;
+  for (const QueueNode& n : nodes_) {
+    const int32_t e = n.entry_of[type.value()];
+    claimed += n.parent < 0 && e >= 0 ? n.entries[e].quota.guaranteed : 0;
+  }
+  const uint64_t cap = capacity_[type.value()];
+  return cap > claimed ? cap - claimed : 0;
+}
+
 uint64_t QuotaBook::guaranteed(uint32_t queue, GpuTypeId type) const {
   const QueueNode& n = nodes_[queue];
   const int32_t e = n.entry_of[type.value()];

@@ -64,6 +64,12 @@ class QuotaBook {
   uint64_t unused_guarantees() const;
   // The most GPUs of `type` a gang of this queue could ever get (ceilings and capacity).
   uint64_t max_gpus(uint32_t queue, GpuTypeId type) const;
+  // The most GPUs of `type` a gang of this queue could get inside its guarantee (the smallest
+  // guarantee on its path).
+  uint64_t max_guaranteed(uint32_t queue, GpuTypeId type) const;
+  // GPUs of `type` no root queue's guarantee can claim: capacity − the guarantees that may cover
+  // the type (a '*' guarantee counts against every type it covers, so this is safe on mixed clusters).
+  uint64_t unguaranteed(GpuTypeId type) const;
 
   // For audits: guarantee and usage of the entry covering `type`.
   uint64_t guaranteed(uint32_t queue, GpuTypeId type) const;
