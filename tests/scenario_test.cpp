@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "config/cluster_spec.h"
 #include "policy/registry.h"
 #include "sim/run.h"
 #include "support/cluster_builder.h"
@@ -131,13 +132,17 @@ void expect_properties(const sim::RunOutput& out, std::span<const JobSpec> jobs,
   }
 }
 
-void random_jobs(testing::JobListBuilder& b, uint32_t n, uint32_t seed) {
+// Every fifth job may not be preempted (as the Alibaba trace's latency-sensitive pods), and jobs
+// spread over queues a, b, c when `queues` is set.
+void random_jobs(testing::JobListBuilder& b, uint32_t n, uint32_t seed, bool queues = false) {
   std::mt19937 rng(seed);
   const uint32_t sizes[] = {1, 1, 2, 4, 8, 16};
+  const char* names[] = {"a", "b", "c"};
   int64_t t = 0;
   for (uint32_t i = 0; i < n; ++i) {
     t += rng() % 600;
-    b.add(t, sizes[rng() % 6], 1 + static_cast<int64_t>(rng() % 20000));
+    b.add(t, sizes[rng() % 6], 1 + static_cast<int64_t>(rng() % 20000), queues ? names[rng() % 3] : "default");
+    b.jobs().back().preemptible = i % 5 != 0;
   }
 }
 
@@ -155,6 +160,32 @@ TEST(Scenarios, EveryPolicyAndPlacementKeepsProperties) {
       auto out = run_checked(cluster, random, policy, o, overhead);
       expect_properties(out, random.jobs(), overhead, policy + "/" + placement);
     }
+  }
+}
+
+// The boreas policy under tight guarantees and a preemption cap of 1: every job still completes
+// (liveness), work is conserved and no guarantee is ever short.
+TEST(Scenarios, BoreasWithQueuesCompletesEveryJob) {
+  policy::PolicyRegistry registry;
+  policy::register_baseline(registry);
+  testing::JobListBuilder random;
+  random_jobs(random, 300, 11, true);
+  const Cluster cluster = testing::uniform_cluster(2, 2, 8);
+  auto tree = config::load_queues_string(
+      "queues: [{name: a, quotas: [{gpu: '*', guaranteed: 12}]}, {name: b, quotas: [{gpu: '*', guaranteed: 3}]},"
+      " {name: c}]",
+      "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  const auto queues = std::make_shared<QueueTree>(std::move(*tree));
+  for (const auto& placement : {"count", "pack"}) {
+    policy::PolicyOptions o;
+    o.placement = placement;
+    o.tenancy.queues = queues;
+    o.tenancy.preemption.max_per_job = 1;
+    o.tenancy.preemption.min_runtime = Duration::zero();
+    auto out = run_checked(cluster, random, "boreas", o, Duration::zero());
+    expect_properties(out, random.jobs(), Duration::zero(), std::string("boreas/") + placement);
+    EXPECT_EQ(out.summary.quota_violation_gpu_seconds, 0.0) << placement;
   }
 }
 
