@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "config/cluster_spec.h"
 #include "report/chrome_trace.h"
 #include "report/html_report.h"
+#include "report/page_data.h"
 #include "report/run_data.h"
 #include "sim/output.h"
 #include "support/cluster_builder.h"
@@ -71,6 +73,66 @@ TEST(ReportContract, TraceHasOneSlicePerRunAndNode) {
   }
   EXPECT_EQ(slices, expected);
   EXPECT_GT(slices, 1000u);
+}
+
+// The per-queue and per-zone charts draw what a real run with --queues and power physics writes:
+// on the hybrid example (air and liquid zones), jobs spread over two queues.
+TEST(ReportContract, QueueAndZoneChartsComeFromRealRuns) {
+  auto cluster = config::load_cluster_file(BOREAS_SOURCE_DIR "/examples/clusters/hybrid.yaml");
+  ASSERT_TRUE(cluster.is_ok()) << cluster.status().message();
+  auto jobs = testing::read_peer_case(BOREAS_SOURCE_DIR "/data/peer-cases/synth1000.csv");
+  for (JobSpec& j : jobs.jobs) {
+    j.queue = jobs.symbols.intern(j.id.value() % 2 == 0 ? "research" : "prod");
+  }
+  auto tree = config::load_queues_string(
+      "queues: [{name: prod, quotas: [{gpu: '*', guaranteed: 32}]}, {name: research}]", "inline", *cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  policy::PolicyOptions options;
+  options.tenancy.queues = std::make_shared<QueueTree>(std::move(*tree));
+  sim::EngineOptions engine;
+  engine.physics.on.power = true;
+  engine.physics.on.cost = true;
+  auto out = testing::simulate({&*cluster, jobs.jobs, &jobs.symbols}, "boreas", options, engine);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const auto root = std::filesystem::path(BOREAS_BINARY_DIR) / "report_contract_test" / "queues_zones";
+  std::filesystem::remove_all(root);
+  ASSERT_TRUE(sim::write_run((root / "boreas").string(), *out, {"hybrid", "synth1000.csv", 1}, *cluster, jobs.jobs,
+                             jobs.symbols)
+                  .is_ok());
+  auto runs = report::read_run_dirs({root.string()});
+  ASSERT_TRUE(runs.is_ok()) << runs.status().message();
+  const report::TimeSeries& series = runs->front().series;
+  // Work is conserved per sample: the queues' GPUs add up to the allocated GPUs.
+  const auto* prod = series.column("gpus:prod");
+  const auto* research = series.column("gpus:research");
+  const auto* allocated = series.column("allocated_gpus");
+  ASSERT_TRUE(prod && research && allocated);
+  double peak_prod = 0;
+  for (size_t i = 0; i < series.time_s.size(); ++i) {
+    EXPECT_EQ((*prod)[i] + (*research)[i], (*allocated)[i]) << "sample " << i;
+    peak_prod = std::max(peak_prod, (*prod)[i]);
+  }
+  EXPECT_GT(peak_prod, 0);
+  EXPECT_EQ((*series.column("guarantee:prod"))[0], 32);
+  const nlohmann::json page = report::page_data(*runs, "t", {});
+  EXPECT_EQ(page["queue_share"].size(), 2u);
+  ASSERT_EQ(page["zones"].size(), cluster->zones.size());
+  for (const auto& z : page["zones"]) {
+    EXPECT_FALSE(z["main"].is_null()) << z["key"];
+    EXPECT_FALSE(z["paired"].is_null()) << z["key"];
+  }
+  // Per-queue energy and the PUE column reach the page.
+  const nlohmann::json& summary = runs->front().summary;
+  EXPECT_GT(summary["avg_pue"].get<double>(), 1.0);
+  const double queue_kwh =
+      summary["queues"]["prod"]["energy_kwh"].get<double>() + summary["queues"]["research"]["energy_kwh"].get<double>();
+  EXPECT_GT(queue_kwh, 0);
+  EXPECT_LE(queue_kwh, summary["energy_facility_kwh"].get<double>());
+  bool pue_column = false;
+  for (const auto& c : page["table"]["columns"]) {
+    pue_column = pue_column || c["key"] == "avg_pue";
+  }
+  EXPECT_TRUE(pue_column);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 import { chromium } from 'playwright-core';
 import { pathToFileURL } from 'node:url';
 
-const [report, expectedRows, screenshot, profile] = process.argv.slice(2);
+const [report, expectedRows, screenshot, profile, required = ''] = process.argv.slice(2);
 if (!report || !expectedRows || !screenshot || !profile) {
   console.error('usage: node browser-test.mjs REPORT.html EXPECTED_ROWS SCREENSHOT.png PROFILE_DIR');
   process.exit(2);
@@ -48,6 +48,10 @@ try {
   if (result.charts.length === 0) fail('no chart rendered');
   result.charts.forEach((c, i) => {
     if (!(c.width > 0 && c.height > 0 && c.marks > 0)) fail(`chart ${i} in #${c.section} is empty: ${JSON.stringify(c)}`);
+  });
+  // Sections that must hold a chart, not a "no data" note (real simulator runs with queues and physics).
+  required.split(',').filter(Boolean).forEach((id) => {
+    if (!result.charts.some((c) => c.section === id)) fail(`section #${id} has no chart`);
   });
   if (result.rows !== Number(expectedRows)) fail(`comparison table has ${result.rows} rows, expected ${expectedRows}`);
   await page.screenshot({ path: screenshot, fullPage: true });

@@ -33,7 +33,7 @@ constexpr Column kColumns[] = {
     {"makespan_s", "Makespan", "duration", "lower", false},
     {"energy_it_kwh", "IT energy (kWh)", "number", "lower", true},
     {"energy_facility_kwh", "Facility energy (kWh)", "number", "lower", true},
-    {"pue", "PUE", "number", "lower", true},
+    {"avg_pue", "PUE", "number", "lower", true},
     {"throttled_gpu_hours", "Throttled GPU-h", "number", "lower", true},
     {"lost_gpu_hours", "Lost GPU-h", "number", "lower", true},
     {"cost_usd", "Cost (USD)", "money", "lower", true},

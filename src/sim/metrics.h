@@ -23,7 +23,9 @@ struct QueueSummary {
   double avg_queue_s = 0;
   double gpu_share = 0;        // its share of all GPU-seconds used
   double guarantee_share = 0;  // its guaranteed GPUs over the cluster's (0 without a queue tree)
+  uint64_t guaranteed_gpus = 0;
   double cost_usd = 0;         // with physics: GPU-hours × price + its GPUs' facility energy
+  double energy_kwh = 0;       // with power physics: its GPUs' facility energy (GPU power × PUE)
 };
 
 struct Summary {
@@ -39,6 +41,7 @@ struct Summary {
   uint64_t preemptions = 0;
   std::map<std::string, QueueSummary> queues;  // by queue name; jobs without one under "default"
   // Multi-tenancy (docs/multitenancy.md).
+  bool has_queue_tree = false;             // the run had --queues (add_guarantees sets it)
   double quota_violation_gpu_seconds = 0;  // needs a queue tree; 0 otherwise
   double preemptions_per_job_p99 = 0;
   std::map<std::string, double> class_avg_jct_s;  // by priority class ("default" = none)

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "sim/series_columns.h"
+
 namespace boreas::sim {
 
 std::string format_seconds(Time t, Time origin) {
@@ -43,6 +45,7 @@ void add_physics_json(nlohmann::ordered_json& j, const Summary& s) {
   j["allocated_utilization"] = s.allocated_utilization;
   for (const auto& [name, q] : s.queues) {
     j["queues"][name]["cost_usd"] = q.cost_usd;
+    j["queues"][name]["energy_kwh"] = q.energy_kwh;
   }
 }
 
@@ -131,11 +134,20 @@ void write_jobs(std::ostream& os, const RunOutput& run, std::span<const JobSpec>
   }
 }
 
-void write_timeseries(std::ostream& os, const RunOutput& run) {
-  os << "time_s,allocated_gpus,running_jobs,pending_jobs,pending_gpus\n";
-  for (const Sample& s : run.result.samples) {
+void write_timeseries(std::ostream& os, const RunOutput& run, const std::vector<SeriesColumn>& extra) {
+  os << "time_s,allocated_gpus,running_jobs,pending_jobs,pending_gpus";
+  for (const SeriesColumn& c : extra) {
+    os << ',' << csv(c.name);
+  }
+  os << '\n';
+  for (size_t i = 0; i < run.result.samples.size(); ++i) {
+    const Sample& s = run.result.samples[i];
     os << format_seconds(s.time, run.result.first_submit) << ',' << s.allocated_gpus << ',' << s.running_jobs
-       << ',' << s.pending_jobs << ',' << s.pending_gpus << '\n';
+       << ',' << s.pending_jobs << ',' << s.pending_gpus;
+    for (const SeriesColumn& c : extra) {
+      os << ',' << fmt::format("{:.{}f}", c.values[i], c.decimals);
+    }
+    os << '\n';
   }
 }
 
@@ -216,7 +228,9 @@ Status write_run(const std::string& policy_dir, const RunOutput& run, const Outp
   BOREAS_RETURN_IF_ERROR(
       write_file(dir / "jobs.csv", [&](std::ostream& os) { write_jobs(os, run, jobs, symbols); }));
   BOREAS_RETURN_IF_ERROR(
-      write_file(dir / "timeseries.csv", [&](std::ostream& os) { write_timeseries(os, run); }));
+      write_file(dir / "timeseries.csv", [&](std::ostream& os) {
+        write_timeseries(os, run, series_columns(run, cluster, jobs, symbols));
+      }));
   if (run.result.physics) {
     BOREAS_RETURN_IF_ERROR(
         write_file(dir / "zones.csv", [&](std::ostream& os) { write_zones(os, run, cluster); }));

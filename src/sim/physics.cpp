@@ -66,6 +66,7 @@ Physics::Physics(const state::ClusterState& state, PhysicsOptions options)
     default_type_ = t->value();
   }
   totals_.queue_cost_usd.assign(state.symbols().size() + 1, 0.0);
+  totals_.queue_energy_kwh.assign(state.symbols().size() + 1, 0.0);
   init_thermal();
 }
 

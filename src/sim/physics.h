@@ -78,7 +78,8 @@ struct PhysicsTotals {
   double checkpoint_overhead_gpu_hours = 0;
   uint64_t spot_reclaims = 0;
   double cost_usd = 0;
-  std::vector<double> queue_cost_usd;  // by queue symbol index
+  std::vector<double> queue_cost_usd;    // by queue symbol index
+  std::vector<double> queue_energy_kwh;  // facility energy of the GPUs a queue's jobs held, by symbol
 };
 
 struct ZoneSample {

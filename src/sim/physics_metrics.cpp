@@ -25,11 +25,13 @@ void add_physics_metrics(Summary& s, const SimResult& result, std::span<const Jo
     s.allocated_utilization = held / (static_cast<double>(cluster_gpus) * s.makespan_s);
   }
   for (size_t q = 0; q < p.queue_cost_usd.size(); ++q) {
-    if (p.queue_cost_usd[q] == 0) {
+    if (p.queue_cost_usd[q] == 0 && p.queue_energy_kwh[q] == 0) {
       continue;
     }
     const std::string_view name = symbols.view(Symbol(static_cast<uint32_t>(q)));
-    s.queues[name.empty() ? std::string("default") : std::string(name)].cost_usd += p.queue_cost_usd[q];
+    QueueSummary& qs = s.queues[name.empty() ? std::string("default") : std::string(name)];
+    qs.cost_usd += p.queue_cost_usd[q];
+    qs.energy_kwh += p.queue_energy_kwh[q];
   }
 }
 

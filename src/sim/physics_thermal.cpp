@@ -117,11 +117,13 @@ void Physics::advance_rack(uint32_t rack, Time t) {
     if (node.gpu_count > 0) {
       node_temps(node, node_rc_[n.value()], rack_inlet_c_[rack], dt, &temp_c_[node.first_gpu]);
     }
-    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && options_.on.cost; ++g) {
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && options_.on.energy(); ++g) {
       const JobId owner = state_.gpu_owner(GpuId(g));
-      if (owner.valid()) {  // chargeback of the GPU's own facility energy
-        totals_.queue_cost_usd[state_.spec(owner).queue.index()] +=
-            power_w_[g] * dt.to_seconds() / kJoulesPerKwh * pue * options_.cost.energy_usd_per_kwh;
+      if (owner.valid()) {  // chargeback of the GPU's own facility energy (idle GPUs stay unbilled)
+        const double kwh = power_w_[g] * dt.to_seconds() / kJoulesPerKwh * pue;
+        const uint32_t q = state_.spec(owner).queue.index();
+        totals_.queue_energy_kwh[q] += kwh;
+        totals_.queue_cost_usd[q] += options_.on.cost ? kwh * options_.cost.energy_usd_per_kwh : 0;
       }
     }
   }

@@ -48,8 +48,10 @@ void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const Jo
 
 void add_guarantees(Summary& s, const std::map<std::string, uint64_t>& guaranteed, uint32_t cluster_gpus) {
   std::vector<double> normalized;
+  s.has_queue_tree = true;
   for (auto& [name, q] : s.queues) {
     const auto it = guaranteed.find(name);
+    q.guaranteed_gpus = it != guaranteed.end() ? it->second : 0;
     q.guarantee_share = it != guaranteed.end() && cluster_gpus > 0
                             ? static_cast<double>(it->second) / static_cast<double>(cluster_gpus)
                             : 0;

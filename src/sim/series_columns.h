@@ -1,0 +1,23 @@
+#pragma once
+// The optional columns of timeseries.csv (docs/formats/sim-output.md): per queue, the GPUs its jobs
+// held and its guarantee (runs with a queue tree); per zone, IT power and mean GPU temperature
+// (runs with power physics). Runs without either keep the five base columns, byte for byte.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/run.h"
+
+namespace boreas::sim {
+
+struct SeriesColumn {
+  std::string name;            // e.g. "gpus:prod", "guarantee:prod", "power_kw:liquid", "temp_c:air"
+  std::vector<double> values;  // one per result.samples entry
+  int decimals = 0;
+};
+
+std::vector<SeriesColumn> series_columns(const RunOutput& run, const Cluster& cluster, std::span<const JobSpec> jobs,
+                                         const SymbolTable& symbols);
+
+}  // namespace boreas::sim
