@@ -47,6 +47,42 @@ TEST_F(PlacementTest, PackBestFitsOneNodeThenOneRack) {
   EXPECT_EQ(nodes_of(place(*pack, 3)), (std::set<uint32_t>{2, 3}));  // 6: only rack 1 (7 free) holds it
 }
 
+// 2 racks × 4 nodes × 8 GPUs. Fewest nodes first, then one rack: a gang too big for a node takes
+// the rack that needs the fewest nodes, not the rack it fills most tightly, and leaves one rack when
+// that needs fewer nodes.
+TEST(PackPlacement, FewestNodesThenOneRack) {
+  const Cluster cluster = testing::uniform_cluster(2, 4, 8);
+  auto pack_nodes = [&](std::vector<uint32_t> held_per_node, uint32_t gang) {
+    std::vector<GpuId> held;
+    for (uint32_t n = 0; n < held_per_node.size(); ++n) {
+      for (uint32_t g = 0; g < held_per_node[n]; ++g) {
+        held.push_back(GpuId(n * 8 + g));
+      }
+    }
+    testing::JobListBuilder jobs;
+    jobs.add(0, static_cast<uint32_t>(held.size()), 100).add(0, gang, 10);
+    state::ClusterState st(cluster, jobs.jobs(), jobs.symbols());
+    EXPECT_TRUE(st.submit(JobId(0), Time::zero()).is_ok());
+    EXPECT_TRUE(st.submit(JobId(1), Time::zero()).is_ok());
+    EXPECT_TRUE(st.start(JobId(0), held, Time::zero()).is_ok());
+    state::ClusterView view(st, Time::zero());
+    policy::Scratch scratch(view);
+    auto gpus = policy::make_pack_placement()->place(st.spec(JobId(1)), scratch);
+    std::set<uint32_t> nodes;
+    for (GpuId g : gpus.value_or(std::vector<GpuId>{})) {
+      nodes.insert(st.node_of(g).value());
+    }
+    return nodes;
+  };
+  // Rack 0: four nodes with 4 free (16, the tighter rack); rack 1: three whole free nodes.
+  EXPECT_EQ(pack_nodes({4, 4, 4, 4, 0, 0, 0, 8}, 16), (std::set<uint32_t>{4, 5}));
+  // Rack 0: 8, 2, 2, 2 free; rack 1: 8 free on node 4, the rest full. 12 GPUs: two nodes across
+  // racks beat three in rack 0.
+  EXPECT_EQ(pack_nodes({0, 6, 6, 6, 0, 8, 8, 8}, 12), (std::set<uint32_t>{0, 4}));
+  // Same node count either way: one rack wins. Rack 0: 8, 4 free; rack 1: 8, 8 free. 12 GPUs.
+  EXPECT_EQ(pack_nodes({0, 4, 8, 8, 0, 0, 8, 8}, 12), (std::set<uint32_t>{0, 1}));
+}
+
 TEST_F(PlacementTest, ConsolidatedNeedsWholeNodesForLargeGangs) {
   auto cons = policy::make_consolidated_placement();
   EXPECT_EQ(nodes_of(place(*cons, 2)), (std::set<uint32_t>{2}));

@@ -57,33 +57,64 @@ std::optional<NodeId> best_fit_node(const JobSpec& job, uint32_t need, const Scr
 
 namespace {
 
-// Nodes of the rack that fits the gang most tightly, fullest first; empty when no rack fits.
-std::vector<GpuId> fill_one_rack(const JobSpec& job, const Scratch& s, TypeFilter& types) {
+// A rack's nodes that may hold the gang, fullest first.
+std::vector<NodeId> rack_nodes_fullest_first(RackId rack, const JobSpec& job, const Scratch& s, TypeFilter& types) {
   const auto& view = s.view();
-  std::optional<RackId> rack;
-  for (uint32_t r = 0; r < view.cluster().racks.size(); ++r) {
-    const uint32_t f = s.rack_free(RackId(r));
-    if (f >= job.gpus && (!rack || f < s.rack_free(*rack))) {
-      rack = RackId(r);
+  std::vector<NodeId> nodes;
+  for (NodeId n : view.state().nodes_of_rack(rack)) {
+    if (s.node_free(n) > 0 && types.allows(job, view.cluster().nodes[n.value()], view)) {
+      nodes.push_back(n);
+    }
+  }
+  std::stable_sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) { return s.node_free(a) > s.node_free(b); });
+  return nodes;
+}
+
+// How many of `nodes` (fullest first) the gang needs; 0 when they cannot hold it.
+uint32_t nodes_needed(const std::vector<NodeId>& nodes, uint32_t gpus, const Scratch& s) {
+  uint32_t have = 0;
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    have += s.node_free(nodes[i]);
+    if (have >= gpus) {
+      return i + 1;
+    }
+  }
+  return 0;
+}
+
+// The gang in one rack on as few nodes as any rack allows (ties: the rack it fits most tightly),
+// fullest nodes first; empty when no rack can hold it.
+std::vector<GpuId> fill_one_rack(const JobSpec& job, const Scratch& s, TypeFilter& types) {
+  std::vector<NodeId> best;
+  uint32_t best_count = 0;
+  uint32_t best_free = 0;
+  for (uint32_t r = 0; r < s.view().cluster().racks.size(); ++r) {
+    const uint32_t free = s.rack_free(RackId(r));
+    if (free < job.gpus) {
+      continue;
+    }
+    std::vector<NodeId> nodes = rack_nodes_fullest_first(RackId(r), job, s, types);
+    const uint32_t count = nodes_needed(nodes, job.gpus, s);
+    if (count > 0 && (best_count == 0 || count < best_count || (count == best_count && free < best_free))) {
+      best = std::move(nodes);
+      best_count = count;
+      best_free = free;
     }
   }
   std::vector<GpuId> out;
-  if (!rack) {
-    return out;
-  }
-  std::vector<NodeId> nodes(view.state().nodes_of_rack(*rack).begin(),
-                            view.state().nodes_of_rack(*rack).end());
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [&](NodeId a, NodeId b) { return s.node_free(a) > s.node_free(b); });
-  for (NodeId n : nodes) {
-    if (out.size() < job.gpus && types.allows(job, view.cluster().nodes[n.value()], view)) {
-      s.take_free_on_node(n, job.gpus - static_cast<uint32_t>(out.size()), out);
-    }
-  }
-  if (out.size() < job.gpus) {
-    out.clear();
+  for (uint32_t i = 0; i < best_count; ++i) {
+    s.take_free_on_node(best[i], job.gpus - static_cast<uint32_t>(out.size()), out);
   }
   return out;
+}
+
+uint32_t distinct_nodes(const std::vector<GpuId>& gpus, const state::ClusterView& view) {
+  std::vector<uint32_t> nodes;
+  for (GpuId g : gpus) {
+    nodes.push_back(view.state().node_of(g).value());
+  }
+  std::sort(nodes.begin(), nodes.end());
+  return static_cast<uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
 }
 
 // Best fit in one node first; a gang that fits no single node is handed to `spread`.
@@ -110,15 +141,19 @@ class PackPlacement final : public OneNodeFirst {
   std::string_view name() const override { return "pack"; }
 
  private:
+  // Fewest nodes first (fullest-first over the whole cluster needs the fewest), then one rack:
+  // the one-rack choice wins when it needs no more nodes than that.
   std::optional<std::vector<GpuId>> spread(const JobSpec& job, const Scratch& s) override {
-    std::vector<GpuId> out = fill_one_rack(job, s, types_);
-    if (out.empty()) {
-      fill_fullest_first(job, s, types_, out);
-    }
-    if (out.size() < job.gpus) {
+    std::vector<GpuId> anywhere;
+    fill_fullest_first(job, s, types_, anywhere);
+    if (anywhere.size() < job.gpus) {
       return std::nullopt;
     }
-    return out;
+    std::vector<GpuId> rack = fill_one_rack(job, s, types_);
+    if (!rack.empty() && distinct_nodes(rack, s.view()) <= distinct_nodes(anywhere, s.view())) {
+      return rack;
+    }
+    return anywhere;
   }
 };
 
