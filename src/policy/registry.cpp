@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "policy/boreas_policy.h"
+#include "policy/placement_spot.h"
 #include "policy/priority_scheduler.h"
 #include "policy/queue_scheduler.h"
 
@@ -53,7 +54,8 @@ Result<std::unique_ptr<Scheduler>> PolicyRegistry::make(const std::string& polic
                                                         const PolicyOptions& options) const {
   BOREAS_RETURN_IF_ERROR(check_policy(policy));
   BOREAS_RETURN_IF_ERROR(check_placement(options.placement));
-  return policies_.at(policy).factory(options, placements_.at(options.placement).factory(options));
+  return policies_.at(policy).factory(options,
+                                      with_spot_preference(placements_.at(options.placement).factory(options)));
 }
 
 std::vector<std::string> PolicyRegistry::policy_names() const {
