@@ -139,6 +139,7 @@ class Physics {
   uint32_t gpu_rack(GpuId gpu) const;
   double activity(GpuId gpu) const;
   double gpu_power(uint32_t gpu, double act) const;
+  double gpu_power(const GpuType& type, uint32_t gpu, double act) const;
   // Thermal clock and the zone's power-cap clock together: the lower wins.
   double clock_of(uint32_t gpu) const { return std::min(clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]]); }
   void enforce_cap(uint32_t zone, Time t, std::vector<JobId>& changed);
@@ -163,6 +164,7 @@ class Physics {
   std::vector<double> rack_inlet_c_, rack_power_w_;
   std::vector<uint32_t> rack_version_;
   std::vector<double> zone_power_w_;
+  std::vector<double> activity_scratch_;  // refresh_rack's per-GPU activities, reused
   std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
   std::vector<uint32_t> gpu_zone_;
   bool capping_ = false;  // enforce_cap refreshes racks, which must not recurse

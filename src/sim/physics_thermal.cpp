@@ -15,7 +15,10 @@ constexpr double kJoulesPerKwh = 3.6e6;
 
 double Physics::gpu_power(uint32_t gpu, double act) const {
   const Node& node = cluster_.nodes[state_.node_of(GpuId(gpu)).value()];
-  const GpuType& type = cluster_.catalog.at(*node.gpu_type);
+  return gpu_power(cluster_.catalog.at(*node.gpu_type), gpu, act);
+}
+
+double Physics::gpu_power(const GpuType& type, uint32_t gpu, double act) const {
   const double clock = clock_of(gpu);
   if (clock == 1.0) {  // the common case, without models::gpu_power_w's pow()
     const double idle = models::idle_w(type);
@@ -137,11 +140,16 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   const Rack& rk = cluster_.racks[rack];
   const Zone& zone = cluster_.zones[rk.zone.value()];
   double rack_w = 0;
+  // Per-GPU activity, looked up once per refresh (the owner and its spec sit behind two indirections).
+  std::vector<double>& acts = activity_scratch_;
+  acts.clear();
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
+    const GpuType* type = node.gpu_type ? &cluster_.catalog.at(*node.gpu_type) : nullptr;
     rack_w += models::node_static_w(node.gpu_count, options_.power);
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-      power_w_[g] = gpu_power(g, activity(GpuId(g)));
+      acts.push_back(activity(GpuId(g)));
+      power_w_[g] = gpu_power(*type, g, acts.back());
       rack_w += power_w_[g];
     }
   }
@@ -149,11 +157,12 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   const double inlet =
       thermal ? models::rack_inlet_c(zone, rk, rack_w / 1000.0, options_.thermal) : zone.inlet_c;
   Duration next = Duration::infinite();
+  size_t k = 0;
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     const models::Rc& rc = node_rc_[n.value()];
-    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
-      const double act = activity(GpuId(g));
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g, ++k) {
+      const double act = acts[k];
       double clock = 1.0;
       if (act > 0 && rc.r_c_per_w > 0 &&
           (clock_[g] < 1.0 || temp_c_[g] >= node_max_c_[n.value()] - kOnsetSlackC)) {
