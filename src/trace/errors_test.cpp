@@ -2,6 +2,12 @@
 // --on-error=skip be counted by reason instead.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <string>
+
 #include "trace/trace.h"
 
 namespace boreas::trace {
@@ -136,6 +142,32 @@ TEST(BadInput, EmptyAndMissingFiles) {
   t = read_trace_file("/nonexistent/x.csv", {});
   ASSERT_FALSE(t.is_ok());
   EXPECT_EQ(t.status().code(), ErrorCode::kIo);
+}
+
+// A .gz cut short (a partial download) must fail, never read as a shorter trace.
+TEST(BadInput, TruncatedGzipFails) {
+  std::string text = kPhilly;
+  for (int i = 0; i < 2000; ++i) {
+    text += "2017-10-09 07:01:55,66.0,1,66.0,vc" + std::to_string(i) + "\n";
+  }
+  const auto dir = std::filesystem::temp_directory_path() / ("boreas-gz-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string whole = (dir / "whole.csv.gz").string();
+  gzFile gz = gzopen(whole.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  ASSERT_EQ(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  gzclose(gz);
+  auto ok = read_trace_file(whole, {});
+  ASSERT_TRUE(ok.is_ok()) << ok.status().message();
+  EXPECT_EQ(ok->jobs.size(), 2000u);
+  const std::string cut = (dir / "cut.csv.gz").string();
+  std::filesystem::copy_file(whole, cut);
+  std::filesystem::resize_file(cut, std::filesystem::file_size(whole) / 2);
+  auto t = read_trace_file(cut, {});
+  ASSERT_FALSE(t.is_ok());
+  EXPECT_NE(t.status().message().find("cut.csv.gz: the gzip stream ends early"), std::string::npos)
+      << t.status().message();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SkipBadLines, CountsByReasonWithFirstLocation) {

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <string>
 #include <utility>
 
 namespace boreas::trace {
@@ -75,6 +76,14 @@ bool LineReader::fill() {
     int code = 0;
     status_ = io_error(name_ + ": cannot read: " + gzerror(static_cast<gzFile>(gz_), &code) +
                        "; the file may be a truncated or corrupt .gz");
+    eof_ = true;
+    return false;
+  }
+  int code = Z_OK;
+  gzerror(static_cast<gzFile>(gz_), &code);
+  if (code != Z_OK) {  // zlib ends a cut-off stream like a whole one, with Z_BUF_ERROR set
+    status_ = io_error(name_ + ": the gzip stream ends early after line " + std::to_string(line_number_) +
+                       " (truncated or corrupt .gz); check the file with `gzip -t` and copy it again");
     eof_ = true;
     return false;
   }
