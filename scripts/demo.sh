@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: the digital twin on the bundled Philly trace (82,247 real jobs): strict FIFO, EASY
-# backfilling, Tiresias' 2D-LAS and the quota-aware `boreas` policy on the Philly-sized cluster, then the report.
+# backfilling, Tiresias' 2D-LAS and the quota-aware `boreas` policy on the Philly-sized cluster, then the report;
+# then the same trace on the hybrid-cooled cluster, best-fit `pack` against thermal-aware `cool`.
 set -euo pipefail
 build=${1:-build}
 out=${OUT:-out/demo}
@@ -15,7 +16,17 @@ echo "== boreas sim: $trace on $cluster"
   --policy fifo,easy-backfill,las,boreas --out "$out" \
   --report "$out/report.html" --schedule-trace "$out/schedule.json"
 echo
+hybrid=examples/clusters/hybrid.yaml
+echo "== boreas sim: $trace on $hybrid, fifo with pack and with cool placement"
+for placement in pack cool; do
+  "$build/boreas" sim --cluster "$hybrid" --trace "$trace" --seed 1 --physics all --policy fifo \
+    --placement "$placement" --out "$out-hybrid/$placement" | sed -n 2p
+done
+"$build/boreas" report "$out-hybrid/pack" "$out-hybrid/cool" -o "$out-hybrid/report.html" \
+  --title "Philly on hybrid.yaml: pack vs cool"
+echo
 echo "Outputs:"
 echo "  $out/<policy>/summary.json, jobs.csv, timeseries.csv, runs.csv (docs/formats/sim-output.md)"
 echo "  $out/report.html      open in a browser (self-contained, works offline)"
 echo "  $out/schedule.json    open in https://ui.perfetto.dev or chrome://tracing"
+echo "  $out-hybrid/report.html  the hybrid-cooled cluster: throttling, energy and JCT, pack vs cool"

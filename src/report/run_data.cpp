@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 
 #include "report/io.h"
 
@@ -267,12 +268,35 @@ Result<std::vector<std::string>> find_policy_dirs(const std::vector<std::string>
   return found;
 }
 
+namespace {
+
+// Runs of one policy under different placements (e.g. fifo with pack and with cool) would share a
+// name in every chart: such runs are named "policy/placement".
+void name_by_placement_when_shared(std::vector<PolicyRun>& runs) {
+  std::map<std::string, int> count;
+  for (const PolicyRun& r : runs) {
+    ++count[r.name];
+  }
+  for (PolicyRun& r : runs) {
+    const auto placement = r.summary.find("placement");
+    if (count[r.name] > 1 && placement != r.summary.end() && placement->is_string()) {
+      r.name += "/" + placement->get<std::string>();
+    }
+  }
+}
+
+}  // namespace
+
 Result<std::vector<PolicyRun>> read_run_dirs(const std::vector<std::string>& dirs) {
   auto policy_dirs = find_policy_dirs(dirs);
   if (!policy_dirs.is_ok()) {
     return policy_dirs.status();
   }
-  return read_each<PolicyRun>(*policy_dirs, read_policy_run);
+  auto runs = read_each<PolicyRun>(*policy_dirs, read_policy_run);
+  if (runs.is_ok()) {
+    name_by_placement_when_shared(*runs);
+  }
+  return runs;
 }
 
 }  // namespace boreas::report

@@ -17,6 +17,26 @@ TEST(RunData, ReadsRunFolderPoliciesInNameOrder) {
   EXPECT_EQ((*runs)[1].name, "fifo");
 }
 
+// fifo under pack and under cool (two `boreas sim` runs) would both be "fifo" in every chart.
+TEST(RunData, SamePolicyUnderTwoPlacementsIsNamedByPlacement) {
+  const auto dir = testing::scratch_dir();
+  for (const char* placement : {"pack", "cool"}) {
+    const auto copy = dir / placement / "fifo";
+    std::filesystem::create_directories(copy.parent_path());
+    std::filesystem::copy(fixture("basic/fifo"), copy, std::filesystem::copy_options::recursive);
+    std::ifstream in(copy / "summary.json");
+    nlohmann::json summary = nlohmann::json::parse(in);
+    summary["placement"] = placement;
+    testing::write_file(copy / "summary.json", summary.dump());
+  }
+  auto runs = read_run_dirs({(dir / "pack").string(), (dir / "cool").string(), fixture("basic/backfill")});
+  ASSERT_TRUE(runs.is_ok()) << runs.status().message();
+  ASSERT_EQ(runs->size(), 3u);
+  EXPECT_EQ((*runs)[0].name, "fifo/pack");
+  EXPECT_EQ((*runs)[1].name, "fifo/cool");
+  EXPECT_EQ((*runs)[2].name, "backfill");  // unique names stay as they are
+}
+
 TEST(RunData, JobsGiveFinishedJctsAndGpuSecondsPerQueue) {
   auto run = read_policy_run(fixture("basic/fifo"));
   ASSERT_TRUE(run.is_ok()) << run.status().message();
