@@ -109,6 +109,22 @@ TEST(PhysicsEngine, ZonePowerCapLowersTheClock) {
   EXPECT_NEAR(out->result.physics->energy_it_kwh, 4000 * (1000 / clock) / 3.6e6, 1e-6);
 }
 
+// The same cap on the rack instead of the zone gives the same clock; a second, idle rack of the zone
+// is untouched (its cap does not bind).
+TEST(PhysicsEngine, RackPowerCapLowersTheClock) {
+  Cluster c = hot_node(25, 2);
+  c.racks[0].power_limit_kw = 4;
+  c.racks[1].power_limit_kw = 4;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000).add(0, 4, 1000);
+  auto out = run(c, jobs, physics("power"));
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const double clock = std::cbrt((4000.0 - 2420) / 2880);
+  EXPECT_NEAR(out->result.jobs[0].end.to_seconds(), 1000 / clock, 1e-3);
+  // Rack 1: static 2100 + 4 idle × 40 + 4 busy × 400 = 3860 W, under its 4 kW: full speed.
+  EXPECT_EQ(out->result.jobs[1].end.to_seconds(), 1000);
+}
+
 // Checkpoints every 1000 s of compute, 100 s to write: progress 1000/1100 per second. A failure at
 // 2550 s: two checkpoints done (at 1100 and 2200 s) saved 2000 s of work; 2550 × 1000/1100 =
 // 2318.18 s were done, so 318.18 s are lost, plus the 120 s restore. The job restarts at once

@@ -140,9 +140,14 @@ class Physics {
   double activity(GpuId gpu) const;
   double gpu_power(uint32_t gpu, double act) const;
   double gpu_power(const GpuType& type, uint32_t gpu, double act) const;
-  // Thermal clock and the zone's power-cap clock together: the lower wins.
-  double clock_of(uint32_t gpu) const { return std::min(clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]]); }
-  void enforce_cap(uint32_t zone, Time t, std::vector<JobId>& changed);
+  // Thermal clock and the zone's and rack's power-cap clocks together: the lowest wins.
+  double clock_of(uint32_t gpu) const {
+    return std::min({clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]], rack_cap_clock_[gpu_rack_[gpu]]});
+  }
+  bool cap_group(const std::vector<uint32_t>& racks, double cap_w, double draw_w, double& clock, Time t,
+                 std::vector<JobId>& changed);
+  void enforce_zone_cap(uint32_t zone, Time t, std::vector<JobId>& changed);
+  void enforce_rack_cap(uint32_t rack, Time t, std::vector<JobId>& changed);
   void node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt, double* out) const;
   double placement_factor(JobId job) const;
   uint32_t reference_type(const JobSpec& spec) const;
@@ -166,6 +171,7 @@ class Physics {
   std::vector<double> zone_power_w_;
   std::vector<double> activity_scratch_;  // refresh_rack's per-GPU activities, reused
   std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
+  std::vector<double> rack_cap_clock_;  // 1 = the rack's cap does not bind
   std::vector<uint32_t> gpu_zone_;
   bool capping_ = false;  // enforce_cap refreshes racks, which must not recurse
   uint32_t throttled_ = 0;

@@ -62,10 +62,13 @@ void Physics::init_thermal() {
   rack_version_.assign(cluster_.racks.size(), 0);
   zone_power_w_.assign(cluster_.zones.size(), 0);
   zone_cap_clock_.assign(cluster_.zones.size(), 1.0);
+  rack_cap_clock_.assign(cluster_.racks.size(), 1.0);
   gpu_zone_.assign(gpus, 0);
+  gpu_rack_.assign(gpus, 0);
   for (const Node& node : cluster_.nodes) {
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       gpu_zone_[g] = cluster_.rack_of(node).zone.value();
+      gpu_rack_[g] = node.rack.value();
     }
   }
   std::vector<JobId> none;
@@ -193,25 +196,21 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   if (next != Duration::infinite()) {
     events_.push_back(RackEvent{t + std::max(next, Duration::micros(1)), rack, rack_version_[rack]});
   }
-  enforce_cap(rk.zone.value(), t, changed);
+  enforce_rack_cap(rack, t, changed);
+  enforce_zone_cap(rk.zone.value(), t, changed);
 }
 
-// A zone over its power cap runs every GPU at the one clock that meets it
-// (models::group_clock_for_cap); the clock is recomputed whenever the zone's draw changes.
-void Physics::enforce_cap(uint32_t zone, Time t, std::vector<JobId>& changed) {
-  const double cap_w = cluster_.zones[zone].power_cap_kw * 1000.0;
-  if (capping_ || !options_.on.power || cap_w <= 0 ||
-      (zone_power_w_[zone] <= cap_w && zone_cap_clock_[zone] == 1.0)) {
-    return;
+// A zone or rack over its power cap runs every GPU in it at the one clock that meets it
+// (models::group_clock_for_cap); the clock is recomputed whenever its draw changes. `clock` is the
+// group's current cap clock; returns whether it changed.
+bool Physics::cap_group(const std::vector<uint32_t>& racks, double cap_w, double draw_w, double& clock, Time t,
+                        std::vector<JobId>& changed) {
+  if (capping_ || !options_.on.power || cap_w <= 0 || (draw_w <= cap_w && clock == 1.0)) {
+    return false;
   }
   std::vector<models::GpuLoad> loads;
   double static_w = 0;
-  std::vector<uint32_t> racks;
-  for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
-    if (cluster_.racks[r].zone.value() != zone) {
-      continue;
-    }
-    racks.push_back(r);
+  for (uint32_t r : racks) {
     for (NodeId n : state_.nodes_of_rack(RackId(r))) {
       const Node& node = cluster_.nodes[n.value()];
       static_w += models::node_static_w(node.gpu_count, options_.power);
@@ -220,11 +219,11 @@ void Physics::enforce_cap(uint32_t zone, Time t, std::vector<JobId>& changed) {
       }
     }
   }
-  const double clock = models::group_clock_for_cap(loads, static_w, cap_w, options_.power).clock;
-  if (std::abs(clock - zone_cap_clock_[zone]) < 1e-9) {
-    return;
+  const double next = models::group_clock_for_cap(loads, static_w, cap_w, options_.power).clock;
+  if (std::abs(next - clock) < 1e-9) {
+    return false;
   }
-  zone_cap_clock_[zone] = clock;
+  clock = next;
   capping_ = true;
   for (uint32_t r : racks) {
     advance_rack(r, t);
@@ -239,6 +238,23 @@ void Physics::enforce_cap(uint32_t zone, Time t, std::vector<JobId>& changed) {
     }
   }
   capping_ = false;
+  return true;
+}
+
+void Physics::enforce_zone_cap(uint32_t zone, Time t, std::vector<JobId>& changed) {
+  std::vector<uint32_t> racks;
+  for (uint32_t r = 0; r < cluster_.racks.size() && cluster_.zones[zone].power_cap_kw > 0; ++r) {
+    if (cluster_.racks[r].zone.value() == zone) {
+      racks.push_back(r);
+    }
+  }
+  cap_group(racks, cluster_.zones[zone].power_cap_kw * 1000.0, zone_power_w_[zone], zone_cap_clock_[zone], t,
+            changed);
+}
+
+void Physics::enforce_rack_cap(uint32_t rack, Time t, std::vector<JobId>& changed) {
+  cap_group({rack}, cluster_.racks[rack].power_limit_kw * 1000.0, rack_power_w_[rack], rack_cap_clock_[rack], t,
+            changed);
 }
 
 void Physics::touch_racks(std::span<const GpuId> gpus, Time t, std::vector<JobId>& changed) {
