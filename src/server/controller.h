@@ -108,6 +108,7 @@ class Controller {
   std::vector<JobId> holders(const policy::Start& start, const state::ClusterState& st) const;
   std::vector<uint32_t> most_free_by_type() const;
   std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
+  void explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free);
   JobSpec spec_of(const LiveJob& job);
   bool take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);

@@ -168,6 +168,7 @@ void Controller::apply_exit(const JobExit& e) {
   j->exit_code = e.exit_code;
   j->process = {};
   j->stopping = false;
+  j->reason_kind.clear();
   dirty_ = true;
   switch (e.kind) {
     case ExitKind::kCompleted: j->state = JobState::kCompleted; j->reason = "exit 0"; break;

@@ -54,6 +54,15 @@ std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32
          "; the most free now is " + std::to_string(most);
 }
 
+// The policy's own reason when it gave one this round, else what the daemon sees. A job the plan
+// started but the daemon could not place keeps the daemon's view: the policy's reason is older.
+void Controller::explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free) {
+  const policy::PendingReason r =
+      planned ? policy::PendingReason{} : config_.scheduler->pending_reason(JobId(job.id.value() - 1));
+  job.reason_kind = std::string(policy::to_string(r.kind));
+  job.reason = r.kind == policy::PendingKind::kNone ? why_pending(job, most_free) : policy::describe(r);
+}
+
 JobSpec Controller::spec_of(const LiveJob& job) {
   JobSpec s;
   s.id = JobId(job.id.value() - 1);  // ClusterState ids are dense from 0
@@ -84,6 +93,7 @@ bool Controller::take_start(const policy::Start& start, const state::ClusterStat
   }
   job.node = start.gpus.empty() ? 0 : node;
   job.gpu_indexes = std::move(local);
+  job.reason_kind.clear();
   hold_gpus(job, true);
   return true;
 }
@@ -203,14 +213,17 @@ void Controller::apply_plan(const policy::Plan& plan, const state::ClusterState&
     }
   }
   std::vector<LiveJob*> starting;
+  std::vector<bool> planned(jobs_.size(), false);
   for (const policy::Start& start : plan.starts) {
     if (start.job.value() >= jobs_.size() || jobs_[start.job.value()].state != JobState::kPending) {
       continue;
     }
     LiveJob& j = jobs_[start.job.value()];
+    planned[start.job.value()] = true;
     j.waits_for = holders(start, st);
     if (!j.waits_for.empty()) {
       j.reason = waiting_for(j.waits_for, config_.scheduler->name());
+      j.reason_kind.clear();
     } else if (take_start(start, st, j)) {
       starting.push_back(&j);
     }
@@ -218,7 +231,7 @@ void Controller::apply_plan(const policy::Plan& plan, const state::ClusterState&
   const std::vector<uint32_t> most_free = most_free_by_type();
   for (LiveJob& j : jobs_) {
     if (j.state == JobState::kPending && j.node < 0 && j.waits_for.empty()) {
-      j.reason = why_pending(j, most_free);
+      explain_pending(j, planned[j.id.value() - 1], most_free);
     }
   }
   launch_all(starting);

@@ -368,5 +368,29 @@ TEST_F(ControllerTest, PreemptorStartsOnlyAfterItsVictimExited) {
   EXPECT_LT(std::stoll(slurp("victim.end")), std::stoll(slurp("preemptor.start")));
 }
 
+// The policy's own explanation, when it has one, is the pending job's reason.
+TEST_F(ControllerTest, PendingJobGivesThePolicysReason) {
+  use_queues("queues:\n"
+             "  - {name: capped, quotas: [{gpu: '*', guaranteed: 2, borrow_limit: 0}]}\n"
+             "  - {name: open, quotas: [{gpu: '*', guaranteed: 2}]}\n",
+             4);
+  SubmitRequest first = sh("sleep 30", 2);
+  first.queue = "capped";
+  auto a = ctl_->submit("alice", first);
+  ASSERT_TRUE(a.is_ok()) << a.status().message();
+  wait_state(a->id, JobState::kRunning);
+  SubmitRequest second = sh("true", 2);
+  second.queue = "capped";
+  auto b = ctl_->submit("alice", second);
+  ASSERT_TRUE(b.is_ok());
+  ctl_->run_round();
+  const LiveJob waiting = *ctl_->job(b->id);
+  EXPECT_EQ(waiting.state, JobState::kPending);
+  EXPECT_TRUE(waiting.reason.starts_with("quota-exceeded: queue capped")) << waiting.reason;
+  EXPECT_EQ(waiting.reason_kind, "quota-exceeded");
+  ASSERT_TRUE(ctl_->cancel("alice", a->id).is_ok());
+  wait_state(b->id, JobState::kCompleted);
+}
+
 }  // namespace
 }  // namespace boreas::server

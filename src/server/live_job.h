@@ -53,6 +53,7 @@ struct LiveJob {
   // Not stored: a restarted daemon adopts processes afresh and plans a new round.
   bool stopping = false;         // asked to stop (preempt, checkpoint, cancel); holds its GPUs until it exits
   std::vector<JobId> waits_for;  // stopping jobs whose GPUs the policy gave this pending job
+  std::string reason_kind;       // while pending: the policy's PendingKind name, empty when it gave none
 };
 
 }  // namespace boreas::server
