@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/sim_placement.h"
+#include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
 #include "server/controller.h"
@@ -73,7 +75,8 @@ void add_token_commands(CLI::App& app, Runner& runner) {
 
 struct ServeArgs {
   std::string cluster;
-  std::string queues;
+  TenancyArgs tenancy;  // --queues, --min-runtime, --fair-share-half-life (as `boreas sim`)
+  PlacementArgs placement;
   std::string policy = "fifo";
   std::string data_dir;
   std::string listen = "127.0.0.1:8080";
@@ -105,26 +108,41 @@ std::vector<std::string> daemon_env() {
   return env;
 }
 
+// The policy's options from the same flags and helpers as `boreas sim`, so the daemon's policy
+// sees the queue tree the controller validates submissions against.
+Result<policy::PolicyOptions> policy_options(const ServeArgs& a, const policy::PolicyRegistry& registry,
+                                             const Cluster& cluster) {
+  policy::PolicyOptions options;
+  BOREAS_RETURN_IF_ERROR(registry.check_policy(a.policy).with_context("--policy: "));
+  BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement, registry, options));
+  auto tenancy = load_tenancy(a.tenancy, cluster);
+  if (!tenancy.is_ok()) {
+    return tenancy.status();
+  }
+  options.tenancy = std::move(*tenancy);
+  return options;
+}
+
 // Loads everything the daemon needs before it binds, so a bad spec fails fast with its location.
 Result<server::ControllerConfig> load_config(const ServeArgs& a) {
   policy::PolicyRegistry registry;
   policy::register_baseline(registry);
-  auto scheduler = registry.make(a.policy, {});
-  if (!scheduler.is_ok()) {
-    return scheduler.status().with_context("--policy: ");
-  }
   auto cluster = config::load_cluster_file(a.cluster);
   if (!cluster.is_ok()) {
     return cluster.status();
   }
+  auto options = policy_options(a, registry, *cluster);
+  if (!options.is_ok()) {
+    return options.status();
+  }
+  auto scheduler = registry.make(a.policy, *options);
+  if (!scheduler.is_ok()) {
+    return scheduler.status().with_context("--policy: ");
+  }
   server::ControllerConfig cfg{std::move(*cluster), std::move(*scheduler), std::nullopt, Duration::millis(20),
                                [] { return Time::from_micros(wall_us()); }};
-  if (!a.queues.empty()) {
-    auto queues = config::load_queues_file(a.queues, cfg.cluster);
-    if (!queues.is_ok()) {
-      return queues.status();
-    }
-    cfg.queues = std::move(*queues);
+  if (options->tenancy.queues) {
+    cfg.queues = *options->tenancy.queues;
   }
   return cfg;
 }
@@ -199,8 +217,9 @@ void add_daemon_command(CLI::App& app, Runner& runner) {
   auto* serve = app.add_subcommand("serve", "Run the live control plane (HTTP API, docs/live.md)");
   auto args = std::make_shared<ServeArgs>();
   serve->add_option("--cluster", args->cluster, "Cluster spec (YAML)")->required();
-  serve->add_option("--queues", args->queues, "Queue spec (YAML); without it any queue name is accepted");
   serve->add_option("--policy", args->policy, "Scheduling policy (see `boreas sim --help`)");
+  add_queue_options(serve, args->tenancy);  // without --queues any queue name is accepted
+  add_placement_options(serve, args->placement);
   serve->add_option("--data-dir", args->data_dir, "Where the store and job logs live")->required();
   serve->add_option("--listen", args->listen, "HOST:PORT to listen on; port 0 picks a free one");
   serve->add_option("--grace", args->grace_s, "Seconds between SIGTERM/SIGUSR1 and the next step");

@@ -29,7 +29,7 @@ namespace boreas::cli {
 namespace {
 
 struct SimArgs {
-  std::string cluster, trace, format = "auto", map, policies = "fifo", placement = "count", out;
+  std::string cluster, trace, format = "auto", map, policies = "fifo", out;
   std::string report, schedule_trace;  // optional views built from the --out files
   std::string physics = "none";        // models the engine applies (docs/models.md)
   sim::PhysicsSwitches physics_on;
@@ -59,9 +59,8 @@ Status check_args(const SimArgs& a, const policy::PolicyRegistry& registry,
   for (const auto& n : names) {
     BOREAS_RETURN_IF_ERROR(registry.check_policy(n).with_context("--policy: "));
   }
-  BOREAS_RETURN_IF_ERROR(registry.check_placement(a.placement).with_context("--placement: "));
   policy::PolicyOptions probe;
-  BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement_args, probe));
+  BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement_args, registry, probe));
   if (a.sample_interval_s <= 0 || a.preemption_overhead_s < 0 || a.time_limit_factor <= 0) {
     return invalid_argument(
         "--sample-interval and --time-limit-factor must be > 0, --preemption-overhead >= 0");
@@ -91,19 +90,18 @@ void print_table(const std::vector<sim::RunOutput>& runs) {
   }
 }
 
-sim::RunRequest make_request(const SimArgs& a, const Cluster& cluster, const trace::Trace& tr,
-                             const std::string& name) {
+sim::RunRequest make_request(const SimArgs& a, const policy::PolicyRegistry& registry, const Cluster& cluster,
+                             const trace::Trace& tr, const std::string& name) {
   sim::RunRequest req;
   req.cluster = &cluster;
   req.jobs = tr.jobs;
   req.symbols = &tr.symbols;
   req.policy = name;
-  req.policy_options.placement = a.placement;
   req.policy_options.time_limit_factor = a.time_limit_factor;
   req.policy_options.service.thresholds_gpu_s = a.las_thresholds;
   req.policy_options.service.starvation_factor = a.starvation;
   req.policy_options.tenancy = a.tenancy.loaded;
-  (void)apply_placement_options(a.placement_args, req.policy_options);  // checked in check_args
+  (void)apply_placement_options(a.placement_args, registry, req.policy_options);  // checked in check_args
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
@@ -118,7 +116,7 @@ std::vector<Result<sim::RunOutput>> run_all(const SimArgs& a, const policy::Poli
   std::vector<std::atomic<double>> done(names.size());
   std::vector<std::future<Result<sim::RunOutput>>> futures;
   for (size_t i = 0; i < names.size(); ++i) {
-    sim::RunRequest req = make_request(a, cluster, tr, names[i]);
+    sim::RunRequest req = make_request(a, registry, cluster, tr, names[i]);
     req.progress = [&done, i](double f) { done[i].store(f); };
     futures.push_back(
         std::async(std::launch::async, [&registry, req] { return sim::run_policy(registry, req); }));
@@ -226,7 +224,6 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("--map", a->map, "generic CSV column map, e.g. submit=ts,duration=run,gpus=n");
   cmd->add_option("--policy", a->policies,
                   "comma-separated policies: fifo,fjf,easy-backfill,srtf,srtf-gpu,las,gittins,boreas");
-  cmd->add_option("--placement", a->placement, "count | first-fit | pack | consolidated | topo | cool | hetero (default count)");
   cmd->add_option("--seed", a->seed, "random seed (recorded; for stochastic models)");
   cmd->add_option("--out", a->out, "write DIR/<policy>/{summary.json,jobs.csv,timeseries.csv,runs.csv}");
   cmd->add_option("--report", a->report, "also write the HTML comparison report to FILE.html");

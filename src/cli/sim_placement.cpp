@@ -3,6 +3,7 @@
 namespace boreas::cli {
 
 void add_placement_options(CLI::App* cmd, PlacementArgs& a) {
+  cmd->add_option("--placement", a.name, "count | first-fit | pack | consolidated | topo | cool | hetero (default count)");
   cmd->add_option("--topo-max-wait", a.topo_max_wait_s,
                   "topo: seconds a gang may wait for a tighter network domain (default 600)");
   cmd->add_option("--topo-min-efficiency", a.topo_min_efficiency,
@@ -15,7 +16,10 @@ void add_placement_options(CLI::App* cmd, PlacementArgs& a) {
                   "hetero: seconds before a job takes a type the LP does not favour (default 0; fifo-like orders only)");
 }
 
-Status apply_placement_options(const PlacementArgs& a, policy::PolicyOptions& o) {
+Status apply_placement_options(const PlacementArgs& a, const policy::PolicyRegistry& registry,
+                               policy::PolicyOptions& o) {
+  BOREAS_RETURN_IF_ERROR(registry.check_placement(a.name).with_context("--placement: "));
+  o.placement = a.name;
   o.topo.max_wait = Duration::from_seconds(a.topo_max_wait_s);
   o.topo.min_efficiency = a.topo_min_efficiency;
   o.cool.long_job = Duration::from_seconds(a.cool_long_job_s);

@@ -1,6 +1,6 @@
 #pragma once
-// The options of the physics-aware placements for `boreas sim` (docs/policies.md): topo's bounded
-// wait, cool's long-job threshold, hetero's LP size and wait.
+// The placement options of `boreas sim` and `boreas serve` (docs/policies.md): --placement, topo's
+// bounded wait, cool's long-job threshold, hetero's LP size and wait.
 
 #include <CLI/CLI.hpp>
 
@@ -10,6 +10,7 @@
 namespace boreas::cli {
 
 struct PlacementArgs {
+  std::string name = "count";
   double topo_max_wait_s = 600;
   double topo_min_efficiency = 0.95;
   double cool_long_job_s = 3600;
@@ -18,7 +19,9 @@ struct PlacementArgs {
 };
 
 void add_placement_options(CLI::App* cmd, PlacementArgs& args);
-// Copies the flags into the policy options and validates them (the message names the flag).
-Status apply_placement_options(const PlacementArgs& args, policy::PolicyOptions& options);
+// Copies the flags into the policy options and validates them, the placement's name against
+// `registry` (the message names the flag).
+Status apply_placement_options(const PlacementArgs& args, const policy::PolicyRegistry& registry,
+                               policy::PolicyOptions& options);
 
 }  // namespace boreas::cli

@@ -8,12 +8,16 @@
 
 namespace boreas::cli {
 
-void add_tenancy_options(CLI::App* cmd, TenancyArgs& a) {
+void add_queue_options(CLI::App* cmd, TenancyArgs& a) {
   cmd->add_option("--queues", a.queues, "queue spec YAML (quotas, priority classes) for the boreas policy");
-  cmd->add_option("--production-fraction", a.production_fraction,
-                  "mark this seeded share of jobs priority class 'production' (0..1)");
   cmd->add_option("--min-runtime", a.min_runtime_s, "boreas: seconds before a priority preemption (600)");
   cmd->add_option("--fair-share-half-life", a.half_life_s, "boreas: usage half-life in seconds (0 = none)");
+}
+
+void add_tenancy_options(CLI::App* cmd, TenancyArgs& a) {
+  add_queue_options(cmd, a);
+  cmd->add_option("--production-fraction", a.production_fraction,
+                  "mark this seeded share of jobs priority class 'production' (0..1)");
   cmd->add_option("--explain", a.explain, "print why JOB (id or name) waited, per policy");
 }
 
@@ -26,10 +30,11 @@ uint64_t splitmix64(uint64_t x) {
 }
 }  // namespace
 
-Status prepare_tenancy(TenancyArgs& a, const Cluster& cluster, trace::Trace& tr, uint64_t seed) {
-  if (a.production_fraction < 0 || a.production_fraction > 1 || a.min_runtime_s < 0 || a.half_life_s < 0) {
-    return invalid_argument("--production-fraction must be in [0, 1]; --min-runtime, --fair-share-half-life >= 0");
+Result<policy::TenancyOptions> load_tenancy(const TenancyArgs& a, const Cluster& cluster) {
+  if (a.min_runtime_s < 0 || a.half_life_s < 0) {
+    return invalid_argument("--min-runtime and --fair-share-half-life must be >= 0");
   }
+  policy::TenancyOptions loaded;
   if (!a.queues.empty()) {
     std::vector<config::Warning> warnings;
     auto tree = config::load_queues_file(a.queues, cluster, &warnings);
@@ -39,10 +44,22 @@ Status prepare_tenancy(TenancyArgs& a, const Cluster& cluster, trace::Trace& tr,
     for (const auto& w : warnings) {
       std::cerr << "warning: " << w.message << '\n';
     }
-    a.loaded.queues = std::make_shared<QueueTree>(std::move(*tree));
+    loaded.queues = std::make_shared<QueueTree>(std::move(*tree));
   }
-  a.loaded.preemption.min_runtime = Duration::from_seconds(a.min_runtime_s);
-  a.loaded.fair_share.half_life = Duration::from_seconds(a.half_life_s);
+  loaded.preemption.min_runtime = Duration::from_seconds(a.min_runtime_s);
+  loaded.fair_share.half_life = Duration::from_seconds(a.half_life_s);
+  return loaded;
+}
+
+Status prepare_tenancy(TenancyArgs& a, const Cluster& cluster, trace::Trace& tr, uint64_t seed) {
+  if (a.production_fraction < 0 || a.production_fraction > 1) {
+    return invalid_argument("--production-fraction must be in [0, 1]");
+  }
+  auto loaded = load_tenancy(a, cluster);
+  if (!loaded.is_ok()) {
+    return loaded.status();
+  }
+  a.loaded = std::move(*loaded);
   if (a.production_fraction > 0) {
     const Symbol production = tr.symbols.intern("production");
     const auto threshold = static_cast<double>(UINT64_MAX) * a.production_fraction;

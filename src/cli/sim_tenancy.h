@@ -1,6 +1,7 @@
 #pragma once
 // The multi-tenancy options of `boreas sim` (docs/multitenancy.md): --queues, --production-fraction,
-// --min-runtime, --fair-share-half-life and --explain JOB.
+// --min-runtime, --fair-share-half-life and --explain JOB; `boreas serve` shares all but --production-fraction
+// and --explain.
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -23,7 +24,11 @@ struct TenancyArgs {
 };
 
 void add_tenancy_options(CLI::App* cmd, TenancyArgs& args);
-// Loads --queues against the cluster and marks a seeded share of jobs `production`: job i is
+// --queues, --min-runtime and --fair-share-half-life only.
+void add_queue_options(CLI::App* cmd, TenancyArgs& args);
+// Checks the flags and loads --queues against the cluster (warnings to stderr).
+Result<policy::TenancyOptions> load_tenancy(const TenancyArgs& args, const Cluster& cluster);
+// load_tenancy, then against the cluster and marks a seeded share of jobs `production`: job i is
 // marked when splitmix64(seed ^ i) / 2^64 < F, so the set does not depend on thread or order.
 Status prepare_tenancy(TenancyArgs& args, const Cluster& cluster, trace::Trace& trace, uint64_t seed);
 // `--explain JOB`: per policy, the job's runs and why it waited.

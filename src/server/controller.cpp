@@ -10,7 +10,7 @@ Controller::Controller(ControllerConfig config, Store& store, Executor& executor
                        MetricsRegistry& metrics)
     : config_(std::move(config)), store_(store), executor_(executor) {
   for (const Node& n : config_.cluster.nodes) {
-    gpu_busy_.emplace_back(n.gpu_count, false);
+    gpu_owner_.emplace_back(n.gpu_count, 0);
   }
   drained_.assign(config_.cluster.nodes.size(), false);
   jobs_gauge_ = &metrics.add("boreas_jobs", "Jobs known to the daemon, by state and queue.",

@@ -19,6 +19,7 @@
 #include "server/metrics.h"
 #include "server/store.h"
 #include "policy/scheduler.h"
+#include "state/cluster_state.h"
 
 namespace boreas::server {
 
@@ -99,8 +100,15 @@ class Controller {
   Status validate(const SubmitRequest& req, int32_t& priority) const;
   LiveJob* find(JobId id);
   void schedule();
+  std::vector<JobSpec> round_specs(std::vector<std::vector<GpuId>>& holds) const;
+  void fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now);
+  void apply_plan(const policy::Plan& plan, const state::ClusterState& st);
+  void preempt(LiveJob& victim);
+  bool awaits_victim(const LiveJob& job) const;
+  std::vector<JobId> holders(const policy::Start& start, const state::ClusterState& st) const;
   std::vector<uint32_t> most_free_by_type() const;
   std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
+  void explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free);
   JobSpec spec_of(const LiveJob& job);
   bool take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);
@@ -116,7 +124,7 @@ class Controller {
   Store& store_;
   Executor& executor_;
   std::vector<LiveJob> jobs_;  // index = id - 1
-  std::vector<std::vector<bool>> gpu_busy_;  // [node][local index]
+  std::vector<std::vector<uint32_t>> gpu_owner_;  // [node][local index]: the holding job's id, 0 = free
   std::vector<bool> drained_;
   bool dirty_ = true;  // something changed since the last scheduling round
   std::optional<Time> wake_;  // the policy asked to be called again then

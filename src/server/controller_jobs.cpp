@@ -93,6 +93,7 @@ Pending<LiveJob> Controller::do_cancel(const std::string& who, JobId id) {
   const Time now = config_.clock();
   if (j->state == JobState::kRunning) {
     (void)executor_.cancel(id);
+    j->stopping = true;
     j->reason = "cancelling: SIGTERM sent, SIGKILL after the grace period";
   } else {
     j->state = JobState::kCancelled;
@@ -114,8 +115,11 @@ Pending<LiveJob> Controller::do_checkpoint(const std::string& who, JobId id) {
                      std::string(to_string(j->state)) + "; only running jobs can checkpoint"),
             std::nullopt};
   }
-  (void)executor_.preempt(id);
-  j->reason = "checkpoint requested: SIGUSR1 sent; it goes back to the queue when it stops";
+  if (!j->stopping) {  // a job already stopping keeps its deadline and its reason
+    (void)executor_.preempt(id);
+    j->stopping = true;
+    j->reason = "checkpoint requested: SIGUSR1 sent; it goes back to the queue when it stops";
+  }
   const Time now = config_.clock();
   auto durable = store_.write({{audit_row(now, who, "checkpoint", job_target(id), "ok")}});
   return {*j, std::move(durable)};
@@ -163,6 +167,8 @@ void Controller::apply_exit(const JobExit& e) {
   const Time now = config_.clock();
   j->exit_code = e.exit_code;
   j->process = {};
+  j->stopping = false;
+  j->reason_kind.clear();
   dirty_ = true;
   switch (e.kind) {
     case ExitKind::kCompleted: j->state = JobState::kCompleted; j->reason = "exit 0"; break;

@@ -11,14 +11,15 @@
 
 namespace boreas::server {
 
+// Frees only what the job itself holds, so no exit can free GPUs another job was given.
 void Controller::hold_gpus(const LiveJob& job, bool busy) {
   if (job.node < 0) {
     return;
   }
-  auto& gpus = gpu_busy_[static_cast<size_t>(job.node)];
+  auto& owners = gpu_owner_[static_cast<size_t>(job.node)];
   for (uint32_t g : job.gpu_indexes) {
-    if (g < gpus.size()) {
-      gpus[g] = busy;
+    if (g < owners.size() && (busy || owners[g] == job.id.value())) {
+      owners[g] = busy ? job.id.value() : 0;
     }
   }
 }
@@ -31,7 +32,7 @@ std::vector<uint32_t> Controller::most_free_by_type() const {
     if (drained_[n]) {
       continue;
     }
-    const auto free = static_cast<uint32_t>(std::count(gpu_busy_[n].begin(), gpu_busy_[n].end(), false));
+    const auto free = static_cast<uint32_t>(std::count(gpu_owner_[n].begin(), gpu_owner_[n].end(), 0u));
     if (c.nodes[n].gpu_type) {
       uint32_t& m = most[c.nodes[n].gpu_type->value()];
       m = std::max(m, free);
@@ -51,6 +52,15 @@ std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32
   return "no fit: needs " + std::to_string(job.request.gpus) + " GPUs on one undrained node" +
          (job.request.gpu_type.empty() ? "" : " of type " + job.request.gpu_type) +
          "; the most free now is " + std::to_string(most);
+}
+
+// The policy's own reason when it gave one this round, else what the daemon sees. A job the plan
+// started but the daemon could not place keeps the daemon's view: the policy's reason is older.
+void Controller::explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free) {
+  const policy::PendingReason r =
+      planned ? policy::PendingReason{} : config_.scheduler->pending_reason(JobId(job.id.value() - 1));
+  job.reason_kind = std::string(policy::to_string(r.kind));
+  job.reason = r.kind == policy::PendingKind::kNone ? why_pending(job, most_free) : policy::describe(r);
 }
 
 JobSpec Controller::spec_of(const LiveJob& job) {
@@ -83,21 +93,23 @@ bool Controller::take_start(const policy::Start& start, const state::ClusterStat
   }
   job.node = start.gpus.empty() ? 0 : node;
   job.gpu_indexes = std::move(local);
+  job.reason_kind.clear();
   hold_gpus(job, true);
   return true;
 }
 
-// One round: rebuild ClusterState from the live table (its job span is fixed at construction and
-// live jobs keep arriving), ask the scheduler for a Plan, carry it out through the executor.
-void Controller::schedule() {
-  // A drained node's free GPUs are held by a non-preemptible placeholder job, so every policy
-  // sees them as taken without knowing about drains.
+// A drained node's free GPUs are held by a non-preemptible placeholder job, so every policy sees
+// them as taken without knowing about drains. A stopping job is not preemptible: it is leaving
+// already, and choosing it again would evict it twice.
+std::vector<JobSpec> Controller::round_specs(std::vector<std::vector<GpuId>>& holds) const {
   std::vector<JobSpec> specs = specs_;
-  std::vector<std::vector<GpuId>> holds;
+  for (size_t i = 0; i < jobs_.size(); ++i) {
+    specs[i].preemptible = specs[i].preemptible && !jobs_[i].stopping;
+  }
   for (size_t n = 0; n < drained_.size(); ++n) {
     std::vector<GpuId> free;
-    for (uint32_t g = 0; drained_[n] && g < gpu_busy_[n].size(); ++g) {
-      if (!gpu_busy_[n][g]) {
+    for (uint32_t g = 0; drained_[n] && g < gpu_owner_[n].size(); ++g) {
+      if (gpu_owner_[n][g] == 0) {
         free.push_back(GpuId(config_.cluster.nodes[n].first_gpu + g));
       }
     }
@@ -110,10 +122,23 @@ void Controller::schedule() {
       holds.push_back(std::move(free));
     }
   }
-  state::ClusterState st(config_.cluster, specs, symbols_);
-  const Time now = config_.clock();
-  for (const LiveJob& j : jobs_) {
+  return specs;
+}
+
+bool Controller::awaits_victim(const LiveJob& job) const {
+  return std::any_of(job.waits_for.begin(), job.waits_for.end(),
+                     [&](JobId v) { return jobs_[v.value() - 1].stopping; });
+}
+
+// A job whose planned start waits for its victims to exit sits the round out, so the policy
+// cannot evict someone else for it meanwhile.
+void Controller::fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now) {
+  for (LiveJob& j : jobs_) {
     const JobId sid(j.id.value() - 1);
+    if (j.state == JobState::kPending && awaits_victim(j)) {
+      continue;
+    }
+    j.waits_for.clear();
     if (j.state == JobState::kPending || j.state == JobState::kRunning) {
       (void)st.submit(sid, j.submit);
     }
@@ -130,31 +155,85 @@ void Controller::schedule() {
     (void)st.submit(sid, now);
     (void)st.start(sid, holds[h], now);
   }
+}
+
+// One round: rebuild ClusterState from the live table (its job span is fixed at construction and
+// live jobs keep arriving), ask the scheduler for a Plan, carry it out through the executor.
+void Controller::schedule() {
+  std::vector<std::vector<GpuId>> holds;
+  const std::vector<JobSpec> specs = round_specs(holds);
+  state::ClusterState st(config_.cluster, specs, symbols_);
+  const Time now = config_.clock();
+  fill_state(st, holds, now);
   const policy::Plan plan = config_.scheduler->schedule(state::ClusterView(st, now));
-  for (JobId sid : plan.preemptions) {
-    if (sid.value() >= jobs_.size()) {
-      continue;  // a drain placeholder
+  wake_ = plan.wake_at;
+  apply_plan(plan, st);
+}
+
+void Controller::preempt(LiveJob& victim) {
+  if (victim.state != JobState::kRunning || victim.stopping) {
+    return;  // asked once already; asking again would only delay its SIGTERM
+  }
+  (void)executor_.preempt(victim.id);
+  victim.stopping = true;
+  victim.reason = "preempted by the " + std::string(config_.scheduler->name()) +
+                  " policy: SIGUSR1 sent; back to the queue when it stops";
+}
+
+// The jobs holding any of the start's GPUs: victims of a preemption, still in their grace period.
+std::vector<JobId> Controller::holders(const policy::Start& start, const state::ClusterState& st) const {
+  std::vector<JobId> out;
+  for (GpuId g : start.gpus) {
+    const size_t n = st.node_of(g).value();
+    const uint32_t owner = gpu_owner_[n][g.value() - config_.cluster.nodes[n].first_gpu];
+    if (owner != 0 && std::find(out.begin(), out.end(), JobId(owner)) == out.end()) {
+      out.push_back(JobId(owner));
     }
-    (void)executor_.preempt(JobId(sid.value() + 1));
-    jobs_[sid.value()].reason = "preempted by the " + std::string(config_.scheduler->name()) + " policy";
+  }
+  return out;
+}
+
+namespace {
+std::string waiting_for(const std::vector<JobId>& victims, std::string_view policy) {
+  std::string ids;
+  for (JobId v : victims) {
+    ids += (ids.empty() ? "" : ", ") + std::to_string(v.value());
+  }
+  return "waiting for job" + std::string(victims.size() > 1 ? "s " : " ") + ids + " to stop: the " +
+         std::string(policy) + " policy preempted it for this job";
+}
+}  // namespace
+
+// Preemptions first, then starts. A victim keeps its GPUs through its grace period, so a start on
+// them waits; the victim's exit triggers the round that places the job again.
+void Controller::apply_plan(const policy::Plan& plan, const state::ClusterState& st) {
+  for (JobId sid : plan.preemptions) {
+    if (sid.value() < jobs_.size()) {  // else a drain placeholder
+      preempt(jobs_[sid.value()]);
+    }
   }
   std::vector<LiveJob*> starting;
+  std::vector<bool> planned(jobs_.size(), false);
   for (const policy::Start& start : plan.starts) {
-    if (start.job.value() >= jobs_.size()) {
+    if (start.job.value() >= jobs_.size() || jobs_[start.job.value()].state != JobState::kPending) {
       continue;
     }
     LiveJob& j = jobs_[start.job.value()];
-    if (j.state == JobState::kPending && take_start(start, st, j)) {
+    planned[start.job.value()] = true;
+    j.waits_for = holders(start, st);
+    if (!j.waits_for.empty()) {
+      j.reason = waiting_for(j.waits_for, config_.scheduler->name());
+      j.reason_kind.clear();
+    } else if (take_start(start, st, j)) {
       starting.push_back(&j);
     }
   }
   const std::vector<uint32_t> most_free = most_free_by_type();
   for (LiveJob& j : jobs_) {
-    if (j.state == JobState::kPending && j.node < 0) {
-      j.reason = why_pending(j, most_free);
+    if (j.state == JobState::kPending && j.node < 0 && j.waits_for.empty()) {
+      explain_pending(j, planned[j.id.value() - 1], most_free);
     }
   }
-  wake_ = plan.wake_at;
   launch_all(starting);
 }
 
@@ -294,7 +373,7 @@ std::vector<NodeView> Controller::nodes() {
       const Node& node = c.nodes[n];
       NodeView v{node.name, node.gpu_type ? c.catalog.at(*node.gpu_type).name : "", node.gpu_count,
                  0, drained_[n]};
-      v.free_gpus = static_cast<uint32_t>(std::count(gpu_busy_[n].begin(), gpu_busy_[n].end(), false));
+      v.free_gpus = static_cast<uint32_t>(std::count(gpu_owner_[n].begin(), gpu_owner_[n].end(), 0u));
       out.push_back(v);
     }
     return out;
@@ -318,8 +397,8 @@ void Controller::refresh_metrics() {
     for (size_t n = 0; n < c.nodes.size(); ++n) {
       const Node& node = c.nodes[n];
       const std::string type = node.gpu_type ? c.catalog.at(*node.gpu_type).name : "none";
-      for (bool busy : gpu_busy_[n]) {
-        gpus_gauge_->add({drained_[n] ? "drained" : busy ? "busy" : "free", type});
+      for (uint32_t owner : gpu_owner_[n]) {
+        gpus_gauge_->add({drained_[n] ? "drained" : owner != 0 ? "busy" : "free", type});
       }
     }
     return true;

@@ -5,17 +5,83 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
+#include "config/cluster_spec.h"
 #include "server/local_executor.h"
 #include "server/test_cluster.h"
 #include "server/test_util.h"
 
 namespace boreas::server {
 namespace {
+
+// Snapshots of the job table and the nodes, taken every 2 ms on a thread until stop().
+class Watch {
+ public:
+  struct Snapshot {
+    std::vector<LiveJob> jobs;
+    std::vector<NodeView> nodes;
+  };
+  explicit Watch(Controller& ctl) : thread_([this, &ctl] {
+    while (!done_) {
+      Snapshot s{ctl.jobs(), ctl.nodes()};
+      if (running(s.jobs) == running(ctl.jobs())) {  // nothing started or ended in between
+        snaps_.push_back(std::move(s));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }) {}
+  ~Watch() { stop(); }
+  const std::vector<Snapshot>& stop() {
+    done_ = true;
+    if (thread_.joinable()) {
+      thread_.join();
+    }
+    return snaps_;
+  }
+
+ private:
+  static std::vector<std::pair<uint32_t, uint32_t>> running(const std::vector<LiveJob>& jobs) {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (const LiveJob& j : jobs) {
+      if (j.state == JobState::kRunning) {
+        out.emplace_back(j.id.value(), j.attempts);
+      }
+    }
+    return out;
+  }
+  std::atomic<bool> done_{false};
+  std::vector<Snapshot> snaps_;
+  std::thread thread_;
+};
+
+// Empty when no GPU is held by two running jobs and each node's free count is what they leave.
+std::string gpu_conflict(const Watch::Snapshot& s) {
+  std::map<std::pair<int32_t, uint32_t>, uint32_t> owner;
+  std::vector<uint32_t> held(s.nodes.size(), 0);
+  for (const LiveJob& j : s.jobs) {
+    for (uint32_t g : j.state == JobState::kRunning ? j.gpu_indexes : std::vector<uint32_t>{}) {
+      const auto [it, fresh] = owner.emplace(std::pair{j.node, g}, j.id.value());
+      if (!fresh) {
+        return "GPU " + std::to_string(g) + " held by jobs " + std::to_string(it->second) + " and " +
+               std::to_string(j.id.value());
+      }
+      held[static_cast<size_t>(j.node)] += 1;
+    }
+  }
+  for (size_t n = 0; n < s.nodes.size(); ++n) {
+    if (s.nodes[n].free_gpus + held[n] != s.nodes[n].gpus) {
+      return s.nodes[n].name + ": " + std::to_string(s.nodes[n].free_gpus) + " free, " +
+             std::to_string(held[n]) + " held by running jobs";
+    }
+  }
+  return "";
+}
 
 class ControllerTest : public ::testing::Test {
  protected:
@@ -28,8 +94,8 @@ class ControllerTest : public ::testing::Test {
         LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}});
     metrics_ = std::make_unique<MetricsRegistry>();
     ctl_ = std::make_unique<Controller>(
-        ControllerConfig{test_cluster(2, 4), test_scheduler(), std::nullopt, Duration::millis(5), wall_clock}, *store_,
-        *executor_, *metrics_);
+        ControllerConfig{cluster_, scheduler_, queues_, Duration::millis(5), wall_clock}, *store_, *executor_,
+        *metrics_);
     ASSERT_TRUE(ctl_->recover().is_ok());
     ctl_->start();
   }
@@ -38,6 +104,17 @@ class ControllerTest : public ::testing::Test {
     executor_.reset();
     store_.reset();
     open();
+  }
+  // Restarts under the boreas policy with these queues on one node of `gpus` GPUs.
+  void use_queues(const std::string& yaml, uint32_t gpus) {
+    cluster_ = test_cluster(1, gpus);
+    auto tree = config::load_queues_string(yaml, "queues.yaml", cluster_);
+    ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+    queues_ = *tree;
+    policy::PolicyOptions options;
+    options.tenancy.queues = std::make_shared<QueueTree>(*tree);
+    scheduler_ = test_scheduler("boreas", options);
+    restart();
   }
   SubmitRequest sh(const std::string& script, uint32_t gpus = 0) {
     SubmitRequest r;
@@ -57,6 +134,12 @@ class ControllerTest : public ::testing::Test {
     ADD_FAILURE() << "job " << id.value() << " never became " << to_string(want);
     return {};
   }
+  void wait_file(const std::string& name) {
+    for (int i = 0; i < 2000 && !std::filesystem::exists(dir_.path() + "/" + name); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(std::filesystem::exists(dir_.path() + "/" + name)) << name;
+  }
   std::string slurp(const std::string& name) {
     std::ifstream f(dir_.path() + "/" + name);
     std::stringstream ss;
@@ -65,6 +148,9 @@ class ControllerTest : public ::testing::Test {
   }
 
   TempDir dir_;
+  Cluster cluster_ = test_cluster(2, 4);
+  std::shared_ptr<policy::Scheduler> scheduler_ = test_scheduler();
+  std::optional<QueueTree> queues_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<LocalExecutor> executor_;
   std::unique_ptr<MetricsRegistry> metrics_;
@@ -233,6 +319,77 @@ TEST_F(ControllerTest, LostProcessAfterACrashIsRequeuedOrFailedByItsPolicy) {
   const LiveJob done = wait_state(a->id, JobState::kCompleted);
   EXPECT_EQ(done.attempts, 2u);
   EXPECT_EQ(done.restarts, 1u);
+}
+
+// Queue a borrows b's guarantee; b's job reclaims it. The victim ignores SIGUSR1 and leaves on
+// SIGTERM after the grace period; until then its GPUs are its own, and rounds run meanwhile must
+// neither start the preemptor on them nor signal the victim again.
+TEST_F(ControllerTest, PreemptorStartsOnlyAfterItsVictimExited) {
+  use_queues("queues:\n"
+             "  - {name: a, quotas: [{gpu: '*', guaranteed: 0}]}\n"
+             "  - {name: b, quotas: [{gpu: '*', guaranteed: 4}]}\n",
+             4);
+  SubmitRequest victim = sh("[ -f stopped ] && exit 0; trap 'echo usr1 >> usr1.log' USR1; "
+                            "trap 'date +%s%N > victim.end; touch stopped; exit 0' TERM; touch ready; "
+                            "while true; do sleep 0.05; done",
+                            4);
+  victim.queue = "a";
+  auto v = ctl_->submit("alice", victim);
+  ASSERT_TRUE(v.is_ok()) << v.status().message();
+  wait_state(v->id, JobState::kRunning);
+  wait_file("ready");
+  Watch watch(*ctl_);
+  SubmitRequest reclaim = sh("date +%s%N > preemptor.start; sleep 0.3", 4);
+  reclaim.queue = "b";
+  auto p = ctl_->submit("bob", reclaim);
+  ASSERT_TRUE(p.is_ok());
+  for (int i = 0; i < 3; ++i) {  // more rounds during the victim's grace period
+    SubmitRequest nudge = sh("true");
+    nudge.queue = "b";
+    ASSERT_TRUE(ctl_->submit("bob", nudge).is_ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  wait_state(p->id, JobState::kCompleted);
+  EXPECT_EQ(wait_state(v->id, JobState::kCompleted).attempts, 2u);
+  bool said_why = false;
+  std::string conflict;
+  for (const Watch::Snapshot& s : watch.stop()) {
+    conflict = conflict.empty() ? gpu_conflict(s) : conflict;
+    for (const LiveJob& j : s.jobs) {
+      said_why = said_why || (j.id == p->id && j.state == JobState::kPending &&
+                              j.reason.find("job 1") != std::string::npos);
+    }
+  }
+  EXPECT_EQ(conflict, "");
+  EXPECT_TRUE(said_why) << "the preemptor never said it waits for job 1";
+  EXPECT_EQ(slurp("usr1.log"), "usr1\n");  // asked once, though rounds ran during its grace
+  wait_file("victim.end");
+  wait_file("preemptor.start");
+  EXPECT_LT(std::stoll(slurp("victim.end")), std::stoll(slurp("preemptor.start")));
+}
+
+// The policy's own explanation, when it has one, is the pending job's reason.
+TEST_F(ControllerTest, PendingJobGivesThePolicysReason) {
+  use_queues("queues:\n"
+             "  - {name: capped, quotas: [{gpu: '*', guaranteed: 2, borrow_limit: 0}]}\n"
+             "  - {name: open, quotas: [{gpu: '*', guaranteed: 2}]}\n",
+             4);
+  SubmitRequest first = sh("sleep 30", 2);
+  first.queue = "capped";
+  auto a = ctl_->submit("alice", first);
+  ASSERT_TRUE(a.is_ok()) << a.status().message();
+  wait_state(a->id, JobState::kRunning);
+  SubmitRequest second = sh("true", 2);
+  second.queue = "capped";
+  auto b = ctl_->submit("alice", second);
+  ASSERT_TRUE(b.is_ok());
+  ctl_->run_round();
+  const LiveJob waiting = *ctl_->job(b->id);
+  EXPECT_EQ(waiting.state, JobState::kPending);
+  EXPECT_TRUE(waiting.reason.starts_with("quota-exceeded: queue capped")) << waiting.reason;
+  EXPECT_EQ(waiting.reason_kind, "quota-exceeded");
+  ASSERT_TRUE(ctl_->cancel("alice", a->id).is_ok());
+  wait_state(b->id, JobState::kCompleted);
 }
 
 }  // namespace

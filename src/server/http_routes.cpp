@@ -150,7 +150,7 @@ void ApiServer::add_job_routes() {
       return;
     }
     if (req.matches[2].length() > 0) {
-      send_json(res, 200, {{"id", *id}, {"state", to_string(job->state)}, {"reason", job->reason}});
+      send_json(res, 200, why_json(*job));
       return;
     }
     send_json(res, 200, job_json(controller_, *job));

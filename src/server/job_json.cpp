@@ -204,4 +204,12 @@ json job_to_json(const LiveJob& job, const std::string& node_name) {
   return j;
 }
 
+json why_json(const LiveJob& job) {
+  json j = {{"id", job.id.value()}, {"state", std::string(to_string(job.state))}, {"reason", job.reason}};
+  if (job.state == JobState::kPending && !job.reason_kind.empty()) {
+    j["kind"] = job.reason_kind;
+  }
+  return j;
+}
+
 }  // namespace boreas::server

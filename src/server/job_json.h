@@ -17,5 +17,7 @@ Result<RestartPolicy> parse_restart(const std::string& text);
 std::string restart_to_string(const RestartPolicy& r);
 nlohmann::json submit_to_json(const SubmitRequest& r);
 nlohmann::json job_to_json(const LiveJob& job, const std::string& node_name);
+// GET /v1/jobs/{id}/why: id, state, reason, and the policy's `kind` while it explains a wait.
+nlohmann::json why_json(const LiveJob& job);
 
 }  // namespace boreas::server

@@ -41,5 +41,19 @@ TEST(RestartPolicy, IsASubmitFieldThatRoundTrips) {
   EXPECT_FALSE(parse_submit(R"({"command":["true"],"restart":3})").is_ok());
 }
 
+TEST(WhyJson, GivesThePolicysKindOnlyWhilePending) {
+  LiveJob j;
+  j.id = JobId(3);
+  j.reason = "quota-exceeded: queue a * GPUs would reach 4 (has 2, guaranteed 2, ceiling 2)";
+  j.reason_kind = "quota-exceeded";
+  const nlohmann::json pending = why_json(j);
+  EXPECT_EQ(pending["id"], 3);
+  EXPECT_EQ(pending["state"], "pending");
+  EXPECT_EQ(pending["reason"], j.reason);
+  EXPECT_EQ(pending["kind"], "quota-exceeded");
+  j.state = JobState::kCancelled;
+  EXPECT_FALSE(why_json(j).contains("kind"));
+}
+
 }  // namespace
 }  // namespace boreas::server

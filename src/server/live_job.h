@@ -50,6 +50,10 @@ struct LiveJob {
   uint32_t attempts = 0;  // launches so far (preemptions and requeues add one each)
   uint32_t restarts = 0;  // restarts after a failure or a lost process (restart policy)
   int32_t exit_code = -1;
+  // Not stored: a restarted daemon adopts processes afresh and plans a new round.
+  bool stopping = false;         // asked to stop (preempt, checkpoint, cancel); holds its GPUs until it exits
+  std::vector<JobId> waits_for;  // stopping jobs whose GPUs the policy gave this pending job
+  std::string reason_kind;       // while pending: the policy's PendingKind name, empty when it gave none
 };
 
 }  // namespace boreas::server

@@ -140,8 +140,9 @@ Status LocalExecutor::ask(JobId job, Intent intent, Phase phase) {
     return not_found("job " + std::to_string(job.value()) + " has no process to signal");
   }
   Proc& p = it->second;
-  if (p.intent != Intent::kNone && p.intent != Intent::kPreempt) {
-    return Status::ok();  // already stopping for good
+  // Asking again must not re-arm the deadline, or repeated asks would postpone SIGTERM forever.
+  if (p.intent == intent || p.intent == Intent::kCancel || p.intent == Intent::kTimeLimit) {
+    return Status::ok();
   }
   p.intent = intent;
   p.phase = phase;

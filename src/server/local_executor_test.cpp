@@ -134,6 +134,27 @@ TEST_F(LocalExecutorTest, PreemptLetsTheHandlerCheckpoint) {
   EXPECT_EQ(slurp(file("ckpt")), "saved\n");
 }
 
+// A scheduler may ask again every round while the job checkpoints: the first ask's deadline holds.
+TEST_F(LocalExecutorTest, RepeatedPreemptKeepsTheFirstDeadline) {
+  auto ex = make();
+  start(ex, sh(13, "trap 'echo usr1 >> " + file("usr1") + "' USR1; trap 'exit 0' TERM; touch " + file("ready") +
+                   "; while true; do sleep 0.05; done"));
+  wait_for_file("ready");
+  std::vector<JobExit> exits;
+  for (int i = 0; i < 150 && exits.empty(); ++i) {  // 3 s: ten times the grace
+    ASSERT_TRUE(ex.preempt(JobId(13)).is_ok());
+    exits = ex.poll(wall_now());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (exits.empty()) {
+    (void)ex.cancel(JobId(13));  // SIGTERM now: the job must not outlive the test
+    wait_exit(ex);
+    FAIL() << "SIGTERM never came";
+  }
+  EXPECT_EQ(exits[0].kind, ExitKind::kPreempted);
+  EXPECT_EQ(slurp(file("usr1")), "usr1\n");
+}
+
 TEST_F(LocalExecutorTest, TimeLimitStopsTheJob) {
   auto ex = make();
   LaunchRequest r = sh(7, "sleep 30");

@@ -32,10 +32,11 @@ inline Cluster test_cluster(uint32_t nodes, uint32_t gpus_per_node) {
   return c;
 }
 
-inline std::shared_ptr<policy::Scheduler> test_scheduler(const std::string& name = "fifo") {
+inline std::shared_ptr<policy::Scheduler> test_scheduler(const std::string& name = "fifo",
+                                                         const policy::PolicyOptions& options = {}) {
   policy::PolicyRegistry registry;
   policy::register_baseline(registry);
-  auto s = registry.make(name, {});
+  auto s = registry.make(name, options);
   return s.is_ok() ? std::shared_ptr<policy::Scheduler>(std::move(*s)) : nullptr;
 }
 
