@@ -32,7 +32,7 @@ ApiServer::ApiServer(Controller& controller, Store& store, MetricsRegistry& metr
       metrics_(metrics),
       options_(options),
       http_(std::make_unique<httplib::Server>()) {
-  requests_ = &metrics.add("boreas_http_requests_total", "HTTP requests answered, by route and code.",
+  requests_ = &metrics.add("boreas_http_requests_total", "HTTP requests answered, by method and status code.",
                            MetricType::kCounter, {"method", "code"});
   http_->set_payload_max_length(options_.max_body_bytes);
   http_->set_keep_alive_max_count(1000);

@@ -145,6 +145,19 @@ TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
   EXPECT_EQ(checked, 13);
 }
 
+TEST_F(ApiTest, RequestCounterHelpNamesItsLabels) {
+  ASSERT_TRUE(send("get", "/healthz", false));
+  const std::string sample = "boreas_http_requests_total{method=\"GET\",code=\"200\"}";
+  std::string text = metrics_.render();
+  for (int i = 0; i < 200 && text.find(sample) == std::string::npos; ++i) {  // counted after answering
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    text = metrics_.render();
+  }
+  EXPECT_NE(text.find(sample), std::string::npos) << text;
+  EXPECT_NE(text.find("# HELP boreas_http_requests_total HTTP requests answered, by method and status code.\n"),
+            std::string::npos);
+}
+
 TEST_F(ApiTest, BadBodiesAre400WithWhereAndTheDaemonKeepsServing) {
   const std::pair<std::string, std::string> cases[] = {
       {"{\"command\": [\"true\"], \"gpus\": 1.5}", "$.gpus"},
