@@ -232,13 +232,22 @@ void print_queues(const json& j) {
   print_table({"QUEUE", "PENDING", "RUNNING", "GPUS_IN_USE"}, rows);
 }
 
+// The job on each GPU by index, e.g. "3 3 - -" (- = free).
+std::string gpu_jobs(const json& node) {
+  std::string out;
+  for (const auto& g : node.value("gpu_usage", json::array())) {
+    out += (out.empty() ? "" : " ") + (g.contains("job") ? g["job"].dump() : std::string("-"));
+  }
+  return out;
+}
+
 void print_nodes(const json& j) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& n : j["nodes"]) {
     rows.push_back({cell(n, "name"), cell(n, "gpu_type"), cell(n, "gpus"), cell(n, "free_gpus"),
-                    n["drained"].get<bool>() ? "drained" : "up"});
+                    n["drained"].get<bool>() ? "drained" : "up", gpu_jobs(n)});
   }
-  print_table({"NODE", "GPU_TYPE", "GPUS", "FREE", "STATE"}, rows);
+  print_table({"NODE", "GPU_TYPE", "GPUS", "FREE", "STATE", "JOBS"}, rows);
 }
 
 void add_jobs(CLI::App& app, Runner& runner) {

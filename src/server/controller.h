@@ -45,6 +45,7 @@ struct NodeView {
   uint32_t gpus = 0;
   uint32_t free_gpus = 0;
   bool drained = false;
+  std::vector<uint32_t> gpu_jobs;  // per node-local GPU index: the holding job's id, 0 = free
 };
 
 // A change made on the controller thread, and the durable write that backs it.

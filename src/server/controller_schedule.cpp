@@ -372,7 +372,7 @@ std::vector<NodeView> Controller::nodes() {
     for (size_t n = 0; n < c.nodes.size(); ++n) {
       const Node& node = c.nodes[n];
       NodeView v{node.name, node.gpu_type ? c.catalog.at(*node.gpu_type).name : "", node.gpu_count,
-                 0, drained_[n]};
+                 0, drained_[n], gpu_owner_[n]};
       v.free_gpus = static_cast<uint32_t>(std::count(gpu_owner_[n].begin(), gpu_owner_[n].end(), 0u));
       out.push_back(v);
     }

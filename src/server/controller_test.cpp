@@ -167,6 +167,18 @@ TEST_F(ControllerTest, RunsAJobOnItsGpusToCompletion) {
   EXPECT_EQ(slurp("gpus.txt"), "0,1,2\n");
 }
 
+TEST_F(ControllerTest, NodesListWhichJobHoldsEachGpu) {
+  auto j = ctl_->submit("alice", sh("sleep 30", 3));
+  ASSERT_TRUE(j.is_ok());
+  wait_state(j->id, JobState::kRunning);
+  const auto nodes = ctl_->nodes();
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].gpu_jobs, (std::vector<uint32_t>{1, 1, 1, 0}));
+  EXPECT_EQ(nodes[1].gpu_jobs, (std::vector<uint32_t>{0, 0, 0, 0}));
+  ASSERT_TRUE(ctl_->cancel("alice", j->id).is_ok());
+  wait_state(j->id, JobState::kCancelled);
+}
+
 TEST_F(ControllerTest, RefusesImpossibleRequests) {
   SubmitRequest big = sh("true", 5);
   auto j = ctl_->submit("alice", big);

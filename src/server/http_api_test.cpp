@@ -89,24 +89,49 @@ std::string fill_path(std::string path, const std::string& id, const std::string
 
 bool documents(const YAML::Node& op, int code) { return bool(op["responses"][std::to_string(code)]); }
 
+YAML::Node resolve(const YAML::Node& spec, const YAML::Node& schema) {
+  if (!schema.IsMap() || !schema["$ref"]) {
+    return schema;
+  }
+  const std::string ref = schema["$ref"].as<std::string>();
+  return spec["components"]["schemas"][ref.substr(ref.rfind('/') + 1)];
+}
+
+// Adds the keys of `value`, at any depth, that `schema` does not document (objects whose schema
+// lists no properties, like env, are free-form).
+void undocumented(const YAML::Node& spec, const YAML::Node& named, const nlohmann::json& value,
+                  const std::string& path, std::vector<std::string>& out) {
+  const YAML::Node schema = resolve(spec, named);
+  if (!schema.IsMap()) {
+    return;
+  }
+  if (value.is_array() && schema["items"]) {
+    for (const auto& item : value) {
+      undocumented(spec, schema["items"], item, path + "[].", out);
+    }
+  }
+  if (!value.is_object() || !schema["properties"]) {
+    return;
+  }
+  for (auto it = value.cbegin(); it != value.cend(); ++it) {
+    const YAML::Node property = schema["properties"][it.key()];
+    if (!property) {
+      out.push_back(path + it.key());
+    } else {
+      undocumented(spec, property, it.value(), path + it.key() + ".", out);
+    }
+  }
+}
+
 // The keys of a JSON answer that its documented schema (when the route names one) lacks.
 std::vector<std::string> undocumented_keys(const YAML::Node& spec, const YAML::Node& op, int code,
                                            const std::string& body) {
   // yaml-cpp throws on indexing a missing node, so each level is checked.
   const YAML::Node response = op["responses"][std::to_string(code)];
   const YAML::Node content = response && response["content"] ? response["content"]["application/json"] : YAML::Node();
-  if (!content || !content["schema"]) {
-    return {};
-  }
-  const YAML::Node named = content["schema"];
-  const std::string ref = named["$ref"] ? named["$ref"].as<std::string>() : "";
-  const YAML::Node schema = ref.empty() ? named : spec["components"]["schemas"][ref.substr(ref.rfind('/') + 1)];
-  const nlohmann::json answer = nlohmann::json::parse(body, nullptr, false);
   std::vector<std::string> out;
-  for (auto it = answer.cbegin(); answer.is_object() && it != answer.cend(); ++it) {
-    if (!schema["properties"][it.key()]) {
-      out.push_back(it.key());
-    }
+  if (content && content["schema"]) {
+    undocumented(spec, content["schema"], nlohmann::json::parse(body, nullptr, false), "", out);
   }
   return out;
 }

@@ -88,6 +88,18 @@ class Exchange {
 
 json job_json(Controller& c, const LiveJob& j) { return job_to_json(j, c.node_name(j.node)); }
 
+json gpu_usage_json(const std::vector<uint32_t>& jobs) {
+  json out = json::array();
+  for (size_t g = 0; g < jobs.size(); ++g) {
+    json gpu = {{"index", g}, {"busy", jobs[g] != 0}};
+    if (jobs[g] != 0) {
+      gpu["job"] = jobs[g];
+    }
+    out.push_back(std::move(gpu));
+  }
+  return out;
+}
+
 }  // namespace
 
 void ApiServer::add_job_routes() {
@@ -206,8 +218,8 @@ void ApiServer::add_cluster_routes() {
     }
     json out = json::array();
     for (const NodeView& n : controller_.nodes()) {
-      out.push_back({{"name", n.name}, {"gpu_type", n.gpu_type}, {"gpus", n.gpus},
-                     {"free_gpus", n.free_gpus}, {"drained", n.drained}});
+      out.push_back({{"name", n.name}, {"gpu_type", n.gpu_type}, {"gpus", n.gpus}, {"free_gpus", n.free_gpus},
+                     {"drained", n.drained}, {"gpu_usage", gpu_usage_json(n.gpu_jobs)}});
     }
     send_json(res, 200, {{"nodes", out}});
   });

@@ -28,6 +28,7 @@ grep -q '"kind":"quota-exceeded"' <<<"$r" || fail "why has no quota kind: $r"
 grep -q '"reason":"quota-exceeded: queue capped' <<<"$r" || fail "why has no quota reason: $r"
 out=$(BOREAS_SERVER=$URL BOREAS_TOKEN=$ADMIN "$BOREAS" why "$second")
 grep -q '^pending: quota-exceeded: queue capped' <<<"$out" || fail "boreas why said: $out"
+grep -q "{\"busy\":true,\"index\":0,\"job\":$first}" <<<"$(api "$ADMIN" GET /v1/nodes)" || fail "no per-GPU job in /v1/nodes"
 free=$(api "$ADMIN" GET /v1/nodes | grep -o '"free_gpus":[0-9]*' | awk -F: '{s += $2} END {print s}')
 [ "$free" = 4 ] || fail "expected 4 free GPUs beside the capped job, found $free"
 
