@@ -59,6 +59,11 @@ void PriorityScheduler::FlatRanked::resize(size_t jobs) {
   }
 }
 
+void PriorityScheduler::FlatRanked::clear() {
+  items_.clear();
+  std::fill(in_.begin(), in_.end(), 0);
+}
+
 void PriorityScheduler::FlatRanked::erase(JobId job) {
   if (in_[job.value()]) {
     const Ranked r{key_[job.value()], job};
@@ -93,10 +98,17 @@ void PriorityScheduler::sync_job(JobId job, const state::ClusterView& view) {
   }
 }
 
-// Applies the lifecycle changes since the last round to the sorted sets.
+// Applies the lifecycle changes since the last round to the sorted sets. A state not seen before
+// (serve rebuilds it every round) is read from the start of its journal.
 void PriorityScheduler::sync_pending(const state::ClusterView& view) {
   pending_.resize(view.job_count());
   running_set_.resize(view.job_count());
+  if (view.state().instance() != state_instance_) {
+    state_instance_ = view.state().instance();
+    journal_seen_ = 0;
+    pending_.clear();
+    running_set_.clear();
+  }
   const auto journal = view.state().journal();
   for (; journal_seen_ < journal.size(); ++journal_seen_) {
     sync_job(journal[journal_seen_], view);

@@ -1,6 +1,7 @@
 #include "state/cluster_state.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -9,6 +10,11 @@ namespace boreas::state {
 namespace {
 std::string job_name(JobId job) {
   return "job " + std::to_string(job.value());
+}
+
+uint64_t next_instance() {
+  static std::atomic<uint64_t> count{0};
+  return ++count;
 }
 }  // namespace
 
@@ -23,7 +29,8 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
       rack_free_(cluster.racks.size(), 0),
       zone_free_(cluster.zones.size(), 0),
       rack_nodes_(cluster.racks.size()),
-      index_(cluster) {
+      index_(cluster),
+      instance_(next_instance()) {
   for (uint32_t i = 0; i < cluster.nodes.size(); ++i) {
     const Node& n = cluster.nodes[i];
     for (uint32_t g = 0; g < n.gpu_count; ++g) {

@@ -70,6 +70,9 @@ class ClusterState {
   // Every job whose lifecycle state changed, in order, so a scheduler can keep its own ordered
   // structures in step without rescanning. (The live daemon will compact it; see issue 8.)
   std::span<const JobId> journal() const { return journal_; }
+  // Distinct for every state ever built in this process, so a reader of the journal can tell a
+  // new state (serve builds one per round) from the one it read last.
+  uint64_t instance() const { return instance_; }
 
   uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
   uint32_t free_gpus() const { return free_total_; }
@@ -112,6 +115,7 @@ class ClusterState {
   std::vector<uint32_t> running_pos_;  // per job: index in running_
   std::vector<JobId> finished_;
   std::vector<JobId> journal_;
+  uint64_t instance_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
 };
 
