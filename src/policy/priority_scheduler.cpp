@@ -195,18 +195,7 @@ std::optional<Time> PriorityScheduler::wake_at(const state::ClusterView& view, c
   if (view.pending().size() + plan.preemptions.size() == plan.starts.size()) {
     return std::nullopt;
   }
-  running_after_.clear();
-  std::vector<JobId> preempted(plan.preemptions);
-  std::sort(preempted.begin(), preempted.end());
-  for (JobId j : view.running()) {
-    if (!std::binary_search(preempted.begin(), preempted.end(), j)) {
-      running_after_.push_back(j);
-    }
-  }
-  for (const Start& s : plan.starts) {
-    running_after_.push_back(s.job);
-  }
-  return order_->wake_at(view, running_after_);
+  return order_->wake_at(view, plan);
 }
 
 Plan PriorityScheduler::schedule(const state::ClusterView& view) {

@@ -43,12 +43,9 @@ class PriorityOrder {
   // (LAS: on demotion); the scheduler then keeps running jobs sorted too instead of re-sorting.
   virtual bool running_keys_stable() const { return false; }
   virtual std::span<const JobId> changed_keys() const { return {}; }
-  // When the order may change without any arrival or completion (e.g. a demotion), given the
-  // jobs that run once this round's plan is applied.
-  virtual std::optional<Time> wake_at(const state::ClusterView&, std::span<const JobId> running) {
-    (void)running;
-    return std::nullopt;
-  }
+  // When the order may change without any arrival or completion (e.g. a demotion) among the jobs
+  // that run once this round's plan is applied.
+  virtual std::optional<Time> wake_at(const state::ClusterView&, const Plan&) { return std::nullopt; }
 };
 
 class PriorityScheduler final : public Scheduler {
@@ -120,7 +117,6 @@ class PriorityScheduler final : public Scheduler {
   uint64_t epoch_ = 0;
   std::vector<Ranked> running_;  // re-ranked every full round: running keys move with service
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
-  std::vector<JobId> running_after_;
 };
 
 // Oracle orders (they read true remaining work): lower bounds, not deployable policies.

@@ -46,25 +46,108 @@ bool ServiceLevels::touch(JobId job, const state::ClusterView& view) {
     const auto over = static_cast<int64_t>((attained - thresholds_us_[level - 1]) / per_us);
     levels_[i] = level;
     entries_[i] = view.now().us() - over;
+    expect(job, view);  // when it reaches the next ceiling
     return true;
   }
   return false;
 }
 
+void ServiceLevels::resize(size_t jobs) {
+  if (levels_.size() < jobs) {
+    levels_.resize(jobs, 0);
+    entries_.resize(jobs, -1);
+    offsets_.resize(jobs, 0);
+    latest_.resize(jobs, Due{0, JobId(), -1, 0, 0});
+  }
+}
+
+// When the job's attained service, `attained_us` at `from_us`, reaches its ceiling at its rate.
+std::optional<int64_t> ServiceLevels::demotion_after(JobId job, int64_t from_us, int64_t attained_us,
+                                                     const state::ClusterView& view) const {
+  const int64_t ceiling = ceiling_us(job);
+  const uint32_t gpus = view.spec(job).gpus;
+  if (ceiling < 0 || gpus == 0) {
+    return std::nullopt;
+  }
+  const double per_us = gpus * view.record(job).rate;
+  return from_us + std::max<int64_t>(1, std::llround(std::ceil((ceiling - attained_us) / per_us)));
+}
+
+void ServiceLevels::push_due(JobId job, int64_t at_us, const state::ClusterView& view) {
+  const state::JobRecord& r = view.record(job);
+  const Due d{at_us, job, r.last_start.us(), r.rate, levels_[job.value()]};
+  latest_[job.value()] = d;
+  due_.push_back(d);
+  std::push_heap(due_.begin(), due_.end(), std::greater<>());
+}
+
+bool ServiceLevels::current(const Due& d, const state::ClusterView& view) const {
+  if (d.segment_us < 0) {  // the empty entry of a job never pushed
+    return false;
+  }
+  const state::JobRecord& r = view.record(d.job);
+  return r.state == JobState::kRunning && r.last_start.us() == d.segment_us && r.rate == d.rate &&
+         levels_[d.job.value()] == d.level;
+}
+
+// Predicts a running job's demotion from the start of its run segment (once per segment).
+void ServiceLevels::expect(JobId job, const state::ClusterView& view) {
+  const state::JobRecord& r = view.record(job);
+  if (r.state != JobState::kRunning || current(latest_[job.value()], view)) {
+    return;
+  }
+  const int64_t banked = r.work_done.us() * view.spec(job).gpus;
+  if (auto at = demotion_after(job, r.last_start.us(), banked, view)) {
+    push_due(job, *at, view);
+  }
+}
+
+// Drops stale entries once they outnumber the running jobs (preempted jobs leave theirs behind).
+void ServiceLevels::compact(const state::ClusterView& view) {
+  if (due_.size() < 4 * view.running().size() + 1024) {
+    return;
+  }
+  std::erase_if(due_, [&](const Due& d) { return !current(d, view); });
+  std::make_heap(due_.begin(), due_.end(), std::greater<>());
+}
+
+// Learns new run segments (starts, rate changes) from the state's journals; a state not seen
+// before (serve rebuilds it every round) is read from the start.
+void ServiceLevels::follow_runs(const state::ClusterView& view) {
+  const state::ClusterState& st = view.state();
+  if (st.instance() != state_instance_) {
+    state_instance_ = st.instance();
+    journal_seen_ = rates_seen_ = 0;
+    due_.clear();
+    std::fill(latest_.begin(), latest_.end(), Due{0, JobId(), -1, 0, 0});
+  }
+  for (; journal_seen_ < st.journal().size(); ++journal_seen_) {
+    expect(st.journal()[journal_seen_], view);
+  }
+  for (; rates_seen_ < st.rate_journal().size(); ++rates_seen_) {
+    expect(st.rate_journal()[rates_seen_], view);
+  }
+  compact(view);
+}
+
 // Touching only some jobs is safe: a demotion's entry time is computed from the crossing, not
 // from when it is noticed.
 bool ServiceLevels::update(const state::ClusterView& view, bool pending_only) {
-  if (levels_.size() < view.job_count()) {
-    levels_.resize(view.job_count(), 0);
-    entries_.resize(view.job_count(), -1);
-    offsets_.resize(view.job_count(), 0);
-  }
+  resize(view.job_count());
+  follow_runs(view);
   changed_.clear();
-  if (!pending_only) {
-    for (JobId j : view.running()) {
-      if (touch(j, view)) {
-        changed_.push_back(j);
-      }
+  const int64_t now = view.now().us();
+  while (!pending_only && !due_.empty() && due_.front().at_us <= now) {
+    std::pop_heap(due_.begin(), due_.end(), std::greater<>());
+    const Due d = due_.back();
+    due_.pop_back();
+    if (!current(d, view)) {
+      continue;
+    }
+    if (touch(d.job, view)) {
+      changed_.push_back(d.job);
+    } else if (auto at = demotion_after(d.job, now, view.attained_gpu_us(d.job), view)) {
+      push_due(d.job, *at, view);  // rounding at a non-unit rate: not across yet, look again
     }
   }
   bool changed = false;
@@ -81,22 +164,33 @@ int64_t ServiceLevels::ceiling_us(JobId job) const {
   return level < thresholds_us_.size() ? thresholds_us_[level] + offsets_[job.value()] : -1;
 }
 
-std::optional<Time> ServiceLevels::next_demotion(const state::ClusterView& view,
-                                                 std::span<const JobId> running) const {
-  std::optional<Time> next;
-  for (JobId j : running) {
-    const int64_t ceiling = ceiling_us(j);
-    const uint32_t gpus = view.spec(j).gpus;
-    if (ceiling < 0 || gpus == 0) {
-      continue;
+std::optional<Time> ServiceLevels::next_demotion(const state::ClusterView& view, const Plan& plan) {
+  std::optional<int64_t> next;
+  const int64_t now = view.now().us();
+  std::vector<Due> stopping;  // entries of jobs this plan preempts: skipped, kept for later
+  while (!due_.empty()) {
+    const Due d = due_.front();
+    if (current(d, view) &&
+        std::find(plan.preemptions.begin(), plan.preemptions.end(), d.job) == plan.preemptions.end()) {
+      next = std::max(d.at_us, now + 1);  // one already due is looked at next round
+      break;
     }
-    const int64_t left = ceiling - view.attained_gpu_us(j);
-    const double per_us = gpus * view.record(j).rate;
-    const Time at =
-        view.now() + Duration::micros(std::max<int64_t>(1, std::llround(std::ceil(left / per_us))));
-    next = next ? std::min(*next, at) : at;
+    std::pop_heap(due_.begin(), due_.end(), std::greater<>());
+    if (current(d, view)) {
+      stopping.push_back(d);
+    }
+    due_.pop_back();
   }
-  return next;
+  for (const Due& d : stopping) {
+    due_.push_back(d);
+    std::push_heap(due_.begin(), due_.end(), std::greater<>());
+  }
+  for (const Start& s : plan.starts) {
+    if (auto at = demotion_after(s.job, now, view.attained_gpu_us(s.job), view)) {
+      next = next ? std::min(*next, *at) : *at;
+    }
+  }
+  return next ? std::optional<Time>(Time::from_micros(*next)) : std::nullopt;
 }
 
 namespace {
@@ -115,8 +209,8 @@ class LasOrder final : public PriorityOrder {
     const bool pending = view.record(job).state != JobState::kRunning;
     return SortKey{static_cast<double>(levels_.level(job)), pending ? 1 : 0, levels_.entry(job)};
   }
-  std::optional<Time> wake_at(const state::ClusterView& view, std::span<const JobId> running) override {
-    return levels_.next_demotion(view, running);
+  std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan) override {
+    return levels_.next_demotion(view, plan);
   }
 
  private:
@@ -150,8 +244,8 @@ class GittinsOrder final : public PriorityOrder {
     const int64_t delta = ceiling < 0 ? std::numeric_limits<int64_t>::max() / 4 : ceiling - attained;
     return SortKey{-table_.index(attained, std::max<int64_t>(delta, 1)), pending ? 1 : 0, levels_.entry(job)};
   }
-  std::optional<Time> wake_at(const state::ClusterView& view, std::span<const JobId> running) override {
-    return levels_.next_demotion(view, running);
+  std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan) override {
+    return levels_.next_demotion(view, plan);
   }
 
  private:

@@ -21,12 +21,15 @@ struct ServiceOptions {
   double starvation_factor = 0;
 };
 
-// Per-job queue level and entry order, updated once per round.
+// Per-job queue level and entry order. A running job changes level only when its attained
+// service reaches its queue's ceiling, at a time known from its run segment (start, rate, level),
+// so those times sit in a heap and a round touches only the jobs that are due — not every running
+// job. Starts and rate changes are learned from the state's journals.
 class ServiceLevels {
  public:
   explicit ServiceLevels(ServiceOptions options);
-  // Re-levels running jobs (unless `pending_only`) and, with starvation promotion on, pending
-  // ones; returns true when a pending job's level changed.
+  // Re-levels running jobs that are due (unless `pending_only`) and, with starvation promotion
+  // on, pending ones; returns true when a pending job's level changed.
   bool update(const state::ClusterView& view, bool pending_only);
   // Jobs whose level changed in the last update().
   std::span<const JobId> changed() const { return changed_; }
@@ -35,14 +38,31 @@ class ServiceLevels {
   uint32_t level(JobId job) const { return levels_[job.value()]; }
   int64_t entry(JobId job) const { return entries_[job.value()]; }
   int64_t attained_us(JobId job, const state::ClusterView& view) const;
-  // Next time one of `running` crosses its queue's threshold.
-  std::optional<Time> next_demotion(const state::ClusterView& view, std::span<const JobId> running) const;
+  // Next time a job that runs once `plan` is applied crosses its queue's threshold.
+  std::optional<Time> next_demotion(const state::ClusterView& view, const Plan& plan);
   size_t queue_count() const { return thresholds_us_.size() + 1; }
   // Upper bound of the job's current queue in GPU-µs, or -1 for the last queue.
   int64_t ceiling_us(JobId job) const;
 
  private:
+  // A predicted demotion, valid while the job runs the same segment at the same rate and level.
+  struct Due {
+    int64_t at_us;
+    JobId job;
+    int64_t segment_us;  // the run segment's start (JobRecord::last_start)
+    double rate;
+    uint32_t level;
+    bool operator>(const Due& o) const { return at_us != o.at_us ? at_us > o.at_us : o.job < job; }
+  };
   uint32_t level_for(int64_t attained_us) const;
+  void resize(size_t jobs);
+  void follow_runs(const state::ClusterView& view);
+  std::optional<int64_t> demotion_after(JobId job, int64_t from_us, int64_t attained_us,
+                                        const state::ClusterView& view) const;
+  void expect(JobId job, const state::ClusterView& view);
+  void push_due(JobId job, int64_t at_us, const state::ClusterView& view);
+  bool current(const Due& d, const state::ClusterView& view) const;
+  void compact(const state::ClusterView& view);
 
   ServiceOptions options_;
   std::vector<int64_t> thresholds_us_;
@@ -52,6 +72,11 @@ class ServiceLevels {
   std::vector<int64_t> entries_;
   std::vector<int64_t> offsets_;  // service forgiven by a starvation promotion
   std::vector<JobId> changed_;
+  std::vector<Due> due_;  // min-heap on at_us; stale entries are dropped when they surface
+  std::vector<Due> latest_;  // per job: the last entry pushed, so a segment is pushed once
+  uint64_t state_instance_ = 0;
+  size_t journal_seen_ = 0;
+  size_t rates_seen_ = 0;
 };
 
 std::unique_ptr<PriorityOrder> make_las_order(ServiceOptions options);

@@ -242,6 +242,7 @@ Status ClusterState::set_rate(JobId job, double rate, Time now) {
     r.work_done = work_done_at(job, now);
     r.run_time += now - r.last_start;
     r.last_start = now;
+    rate_journal_.push_back(job);
   }
   r.rate = rate;
   return Status::ok();

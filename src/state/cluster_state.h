@@ -70,6 +70,9 @@ class ClusterState {
   // Every job whose lifecycle state changed, in order, so a scheduler can keep its own ordered
   // structures in step without rescanning. (The live daemon will compact it; see issue 8.)
   std::span<const JobId> journal() const { return journal_; }
+  // Running jobs whose rate was set, in order: their progress per second changed, so anything
+  // predicted from it (a demotion time) must be predicted again.
+  std::span<const JobId> rate_journal() const { return rate_journal_; }
   // Distinct for every state ever built in this process, so a reader of the journal can tell a
   // new state (serve builds one per round) from the one it read last.
   uint64_t instance() const { return instance_; }
@@ -115,6 +118,7 @@ class ClusterState {
   std::vector<uint32_t> running_pos_;  // per job: index in running_
   std::vector<JobId> finished_;
   std::vector<JobId> journal_;
+  std::vector<JobId> rate_journal_;
   uint64_t instance_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
 };
