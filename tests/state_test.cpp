@@ -72,5 +72,22 @@ TEST_F(StateTest, PreemptBanksWorkAndResumes) {
   EXPECT_TRUE(s.check_invariants().is_ok());
 }
 
+// The live daemon rebuilds the state each round and carries each job's history into it.
+TEST_F(StateTest, RestoreCarriesAPendingJobsHistory) {
+  state::ClusterState s(cluster_, builder_.jobs(), builder_.symbols());
+  EXPECT_EQ(s.restore(JobId(0), Duration::seconds(4), Duration::seconds(4), 1).code(), ErrorCode::kConflict);
+  ASSERT_TRUE(s.submit(JobId(0), Time::zero()).is_ok());
+  ASSERT_TRUE(s.submit(JobId(2), Time::zero()).is_ok());
+  ASSERT_TRUE(s.restore(JobId(0), Duration::seconds(4), Duration::seconds(5), 2).is_ok());
+  ASSERT_TRUE(s.restore(JobId(2), Duration::seconds(8), Duration::seconds(8), 0).is_ok());  // past its 3 s
+  EXPECT_EQ(s.record(JobId(0)).preemptions, 2u);
+  EXPECT_EQ(s.record(JobId(0)).run_time, Duration::seconds(5));
+  EXPECT_EQ(s.record(JobId(2)).extra_work, Duration::seconds(5));
+  ASSERT_TRUE(s.start(JobId(0), gpus({0, 1}), Time::from_seconds(10)).is_ok());
+  EXPECT_EQ(s.work_done_at(JobId(0), Time::from_seconds(13)), Duration::seconds(7));  // 4 before + 3
+  EXPECT_EQ(s.restore(JobId(0), Duration::zero(), Duration::zero(), 0).code(), ErrorCode::kConflict);
+  EXPECT_TRUE(s.check_invariants().is_ok());
+}
+
 }  // namespace
 }  // namespace boreas

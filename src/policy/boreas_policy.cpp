@@ -31,6 +31,15 @@ PendingReason BoreasScheduler::pending_reason(JobId job) const {
   return job.value() < reasons_.size() ? reasons_[job.value()] : PendingReason{};
 }
 
+double BoreasScheduler::queue_share(std::string_view queue) const {
+  for (uint32_t q = 0; book_ && q < book_->queue_count(); ++q) {
+    if (book_->name(q) == queue) {
+      return fair_->share(q, book_->weight(q));
+    }
+  }
+  return 0;
+}
+
 void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
   reasons_[job.value()] = std::move(reason);
 }

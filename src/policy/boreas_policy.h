@@ -31,6 +31,8 @@ class BoreasScheduler final : public Scheduler {
   std::string_view placement_name() const override { return placement_->name(); }
   Plan schedule(const state::ClusterView& view) override;
   PendingReason pending_reason(JobId job) const override;
+  // A queue's fair share as of the last round, as ranking uses it; 0 for a queue not seen yet.
+  double queue_share(std::string_view queue) const;
 
  private:
   struct Round;

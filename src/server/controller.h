@@ -101,9 +101,10 @@ class Controller {
   Status validate(const SubmitRequest& req, int32_t& priority) const;
   LiveJob* find(JobId id);
   void schedule();
+  bool plan_round(Time now);
   std::vector<JobSpec> round_specs(std::vector<std::vector<GpuId>>& holds) const;
   void fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now);
-  void apply_plan(const policy::Plan& plan, const state::ClusterState& st);
+  bool apply_plan(const policy::Plan& plan, const state::ClusterState& st);
   void preempt(LiveJob& victim);
   bool awaits_victim(const LiveJob& job) const;
   std::vector<JobId> holders(const policy::Start& start, const state::ClusterState& st) const;

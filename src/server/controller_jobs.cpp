@@ -165,6 +165,9 @@ void Controller::apply_exit(const JobExit& e) {
   }
   hold_gpus(*j, false);
   const Time now = config_.clock();
+  if (j->state == JobState::kRunning && e.kind != ExitKind::kNeverRan) {
+    j->ran += now - j->start;  // ends when the daemon sees the exit
+  }
   j->exit_code = e.exit_code;
   j->process = {};
   j->stopping = false;

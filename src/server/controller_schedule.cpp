@@ -130,8 +130,10 @@ bool Controller::awaits_victim(const LiveJob& job) const {
                      [&](JobId v) { return jobs_[v.value() - 1].stopping; });
 }
 
-// A job whose planned start waits for its victims to exit sits the round out, so the policy
-// cannot evict someone else for it meanwhile.
+// Each job carries its history (time run, times preempted), so attained-service orders and the
+// per-job preemption cap see what the simulator's long-lived state would. A job whose planned
+// start waits for its victims to exit sits the round out, so the policy cannot evict someone
+// else for it meanwhile.
 void Controller::fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now) {
   for (LiveJob& j : jobs_) {
     const JobId sid(j.id.value() - 1);
@@ -141,6 +143,7 @@ void Controller::fill_state(state::ClusterState& st, const std::vector<std::vect
     j.waits_for.clear();
     if (j.state == JobState::kPending || j.state == JobState::kRunning) {
       (void)st.submit(sid, j.submit);
+      (void)st.restore(sid, j.ran, j.ran, j.preemptions);  // live jobs run at rate 1
     }
     if (j.state == JobState::kRunning && j.node >= 0) {
       std::vector<GpuId> gpus;
@@ -157,17 +160,30 @@ void Controller::fill_state(state::ClusterState& st, const std::vector<std::vect
   }
 }
 
+// A policy charges usage (fair share) until its next round to the GPUs its plan leaves each job
+// holding. A start that waits for its victims leaves them holding their GPUs through their grace
+// period, so the round runs again at the same instant (nothing is charged in between): the policy
+// then sees the victims holding and the preemptor holding nothing, and charges the holders. Each
+// run sets at least one more job aside to wait, so the loop ends; the bound is a guard.
+void Controller::schedule() {
+  const Time now = config_.clock();
+  bool waits = plan_round(now);
+  for (size_t i = 0; waits && i < jobs_.size(); ++i) {
+    waits = plan_round(now);
+  }
+}
+
 // One round: rebuild ClusterState from the live table (its job span is fixed at construction and
 // live jobs keep arriving), ask the scheduler for a Plan, carry it out through the executor.
-void Controller::schedule() {
+// True when a planned start waits for victims to exit.
+bool Controller::plan_round(Time now) {
   std::vector<std::vector<GpuId>> holds;
   const std::vector<JobSpec> specs = round_specs(holds);
   state::ClusterState st(config_.cluster, specs, symbols_);
-  const Time now = config_.clock();
   fill_state(st, holds, now);
   const policy::Plan plan = config_.scheduler->schedule(state::ClusterView(st, now));
   wake_ = plan.wake_at;
-  apply_plan(plan, st);
+  return apply_plan(plan, st);
 }
 
 void Controller::preempt(LiveJob& victim) {
@@ -176,8 +192,10 @@ void Controller::preempt(LiveJob& victim) {
   }
   (void)executor_.preempt(victim.id);
   victim.stopping = true;
+  victim.preemptions += 1;  // counted when the policy decides, as the simulator counts it
   victim.reason = "preempted by the " + std::string(config_.scheduler->name()) +
                   " policy: SIGUSR1 sent; back to the queue when it stops";
+  write_async({update_job_row(victim, config_.clock())});
 }
 
 // The jobs holding any of the start's GPUs: victims of a preemption, still in their grace period.
@@ -205,8 +223,8 @@ std::string waiting_for(const std::vector<JobId>& victims, std::string_view poli
 }  // namespace
 
 // Preemptions first, then starts. A victim keeps its GPUs through its grace period, so a start on
-// them waits; the victim's exit triggers the round that places the job again.
-void Controller::apply_plan(const policy::Plan& plan, const state::ClusterState& st) {
+// them waits; the victim's exit triggers the round that places the job again. True when one waits.
+bool Controller::apply_plan(const policy::Plan& plan, const state::ClusterState& st) {
   for (JobId sid : plan.preemptions) {
     if (sid.value() < jobs_.size()) {  // else a drain placeholder
       preempt(jobs_[sid.value()]);
@@ -214,6 +232,7 @@ void Controller::apply_plan(const policy::Plan& plan, const state::ClusterState&
   }
   std::vector<LiveJob*> starting;
   std::vector<bool> planned(jobs_.size(), false);
+  bool waits = false;
   for (const policy::Start& start : plan.starts) {
     if (start.job.value() >= jobs_.size() || jobs_[start.job.value()].state != JobState::kPending) {
       continue;
@@ -222,6 +241,7 @@ void Controller::apply_plan(const policy::Plan& plan, const state::ClusterState&
     planned[start.job.value()] = true;
     j.waits_for = holders(start, st);
     if (!j.waits_for.empty()) {
+      waits = true;
       j.reason = waiting_for(j.waits_for, config_.scheduler->name());
       j.reason_kind.clear();
     } else if (take_start(start, st, j)) {
@@ -235,6 +255,7 @@ void Controller::apply_plan(const policy::Plan& plan, const state::ClusterState&
     }
   }
   launch_all(starting);
+  return waits;
 }
 
 LaunchRequest Controller::launch_request(const LiveJob& job) const {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "config/cluster_spec.h"
+#include "policy/boreas_policy.h"
 #include "server/local_executor.h"
 #include "server/test_cluster.h"
 #include "server/test_util.h"
@@ -106,13 +107,14 @@ class ControllerTest : public ::testing::Test {
     open();
   }
   // Restarts under the boreas policy with these queues on one node of `gpus` GPUs.
-  void use_queues(const std::string& yaml, uint32_t gpus) {
+  void use_queues(const std::string& yaml, uint32_t gpus, policy::PreemptionOptions preemption = {}) {
     cluster_ = test_cluster(1, gpus);
     auto tree = config::load_queues_string(yaml, "queues.yaml", cluster_);
     ASSERT_TRUE(tree.is_ok()) << tree.status().message();
     queues_ = *tree;
     policy::PolicyOptions options;
     options.tenancy.queues = std::make_shared<QueueTree>(*tree);
+    options.tenancy.preemption = preemption;
     scheduler_ = test_scheduler("boreas", options);
     restart();
   }
@@ -139,6 +141,19 @@ class ControllerTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     ASSERT_TRUE(std::filesystem::exists(dir_.path() + "/" + name)) << name;
+  }
+  // Submits to `queue`, then waits until the job runs and its script touched `ready`.
+  JobId run_until_ready(SubmitRequest r, const std::string& queue, const std::string& priority_class = "") {
+    r.queue = queue;
+    r.priority_class = priority_class;
+    auto j = ctl_->submit("alice", std::move(r));
+    if (!j.is_ok()) {
+      ADD_FAILURE() << j.status().message();
+      return JobId();
+    }
+    wait_state(j->id, JobState::kRunning);
+    wait_file("ready");
+    return j->id;
   }
   std::string slurp(const std::string& name) {
     std::ifstream f(dir_.path() + "/" + name);
@@ -345,11 +360,7 @@ TEST_F(ControllerTest, PreemptorStartsOnlyAfterItsVictimExited) {
                             "trap 'date +%s%N > victim.end; touch stopped; exit 0' TERM; touch ready; "
                             "while true; do sleep 0.05; done",
                             4);
-  victim.queue = "a";
-  auto v = ctl_->submit("alice", victim);
-  ASSERT_TRUE(v.is_ok()) << v.status().message();
-  wait_state(v->id, JobState::kRunning);
-  wait_file("ready");
+  const JobId v = run_until_ready(victim, "a");
   Watch watch(*ctl_);
   SubmitRequest reclaim = sh("date +%s%N > preemptor.start; sleep 0.3", 4);
   reclaim.queue = "b";
@@ -362,7 +373,7 @@ TEST_F(ControllerTest, PreemptorStartsOnlyAfterItsVictimExited) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   wait_state(p->id, JobState::kCompleted);
-  EXPECT_EQ(wait_state(v->id, JobState::kCompleted).attempts, 2u);
+  EXPECT_EQ(wait_state(v, JobState::kCompleted).attempts, 2u);
   bool said_why = false;
   std::string conflict;
   for (const Watch::Snapshot& s : watch.stop()) {
@@ -378,6 +389,109 @@ TEST_F(ControllerTest, PreemptorStartsOnlyAfterItsVictimExited) {
   wait_file("victim.end");
   wait_file("preemptor.start");
   EXPECT_LT(std::stoll(slurp("victim.end")), std::stoll(slurp("preemptor.start")));
+}
+
+// The policy's per-job preemption cap holds live: each round's rebuilt state carries how often
+// a job was preempted (and it survives a restart). Capped at 1, the low job is preempted by the
+// first high job only; the second high job waits for it to finish.
+TEST_F(ControllerTest, PreemptionCapHoldsAcrossRounds) {
+  use_queues("priority_classes:\n"
+             "  - {name: high, value: 100}\n"
+             "  - {name: low, value: 1}\n"
+             "queues:\n"
+             "  - {name: q, quotas: [{gpu: '*', guaranteed: 4}]}\n",
+             4, policy::PreemptionOptions{.min_runtime = Duration::zero(), .max_per_job = 1});
+  SubmitRequest low = sh("if [ -f first ]; then trap 'echo usr1 >> usr1.log' USR1; touch second; "
+                         "while [ ! -f go ]; do sleep 0.05; done; exit 0; fi; "
+                         "trap 'echo usr1 >> usr1.log; touch first; exit 0' USR1; touch ready; "
+                         "while true; do sleep 0.05; done",
+                         4);
+  const JobId v = run_until_ready(low, "q", "low");
+  SubmitRequest high = sh("true", 4);
+  high.queue = "q";
+  high.priority_class = "high";
+  auto h1 = ctl_->submit("bob", high);
+  ASSERT_TRUE(h1.is_ok()) << h1.status().message();
+  wait_state(h1->id, JobState::kCompleted);
+  wait_file("second");  // the low job runs again
+  auto h2 = ctl_->submit("bob", high);
+  ASSERT_TRUE(h2.is_ok());
+  ctl_->run_round();
+  ctl_->run_round();
+  const LiveJob again = *ctl_->job(v);
+  EXPECT_EQ(again.state, JobState::kRunning);
+  EXPECT_FALSE(again.stopping) << again.reason;
+  EXPECT_EQ(again.preemptions, 1u);
+  EXPECT_EQ(ctl_->job(h2->id)->state, JobState::kPending);
+  std::ofstream(dir_.path() + "/go").put('\n');
+  EXPECT_EQ(wait_state(v, JobState::kCompleted).attempts, 2u);
+  wait_state(h2->id, JobState::kCompleted);
+  EXPECT_EQ(slurp("usr1.log"), "usr1\n");
+  restart();
+  EXPECT_EQ(ctl_->job(v)->preemptions, 1u);
+}
+
+// Through its grace period a victim still holds its GPUs and the preemptor none, so fair share
+// charges the victim's queue for them. The victim ignores SIGUSR1 and leaves on SIGTERM, 300 ms
+// later; the preemptor runs `true`, so queue b's own use is a few milliseconds of 4 GPUs.
+TEST_F(ControllerTest, FairShareChargesTheVictimThroughItsGrace) {
+  use_queues("queues:\n"
+             "  - {name: a, quotas: [{gpu: '*', guaranteed: 0}]}\n"
+             "  - {name: b, quotas: [{gpu: '*', guaranteed: 4}]}\n",
+             4);
+  SubmitRequest victim = sh("[ -f stopped ] && exit 0; trap '' USR1; trap 'touch stopped; exit 0' TERM; "
+                            "touch ready; while true; do sleep 0.05; done",
+                            4);
+  const JobId v = run_until_ready(victim, "a");
+  SubmitRequest reclaim = sh("true", 4);
+  reclaim.queue = "b";
+  auto p = ctl_->submit("bob", reclaim);
+  ASSERT_TRUE(p.is_ok());
+  wait_state(p->id, JobState::kCompleted);
+  wait_state(v, JobState::kCompleted);
+  ctl_->run_round();  // charges up to now
+  ctl_->stop();       // the policy is read below, off the controller thread
+  const auto& boreas = dynamic_cast<const policy::BoreasScheduler&>(*scheduler_);
+  const double a = boreas.queue_share("a");
+  const double b = boreas.queue_share("b");
+  EXPECT_GT(a, 2 * b) << "share a " << a << ", b " << b;
+}
+
+// Passes rounds to fifo and keeps the most attained service it was shown for job 1 while pending.
+class AttainedSpy final : public policy::Scheduler {
+ public:
+  std::string_view name() const override { return inner_->name(); }
+  std::string_view placement_name() const override { return inner_->placement_name(); }
+  policy::Plan schedule(const state::ClusterView& view) override {
+    if (view.job_count() > 0 && view.pending().count(JobId(0)) > 0) {
+      most_ = std::max(most_, view.attained_gpu_us(JobId(0)));
+    }
+    return inner_->schedule(view);
+  }
+  int64_t most_pending_attained_us() const { return most_; }
+
+ private:
+  std::shared_ptr<policy::Scheduler> inner_ = test_scheduler();
+  int64_t most_ = 0;
+};
+
+// Attained service (LAS, Gittins, the boreas policy's order) survives a preemption: the time a
+// job ran is stored and each round's rebuilt state carries it.
+TEST_F(ControllerTest, RoundsSeeTheServiceAJobAlreadyReceived) {
+  auto spy = std::make_shared<AttainedSpy>();
+  scheduler_ = spy;
+  restart();
+  const JobId j = run_until_ready(
+      sh("[ -f ckpt ] && exit 0; trap 'touch ckpt; exit 0' USR1; touch ready; while true; do sleep 0.05; done", 2),
+      "default");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(ctl_->checkpoint("alice", j).is_ok());
+  const LiveJob done = wait_state(j, JobState::kCompleted);
+  EXPECT_GE(done.ran.us(), 200'000);
+  ctl_->stop();  // the spy is read below, off the controller thread
+  EXPECT_GE(spy->most_pending_attained_us(), 2 * 200'000);  // 2 GPUs
+  restart();
+  EXPECT_EQ(ctl_->job(j)->ran.us(), done.ran.us());
 }
 
 // The policy's own explanation, when it has one, is the pending job's reason.

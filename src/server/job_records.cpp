@@ -19,7 +19,8 @@ std::optional<JobState> parse_state(const std::string& s) {
 
 constexpr const char* kSelect =
     "SELECT id, spec, owner, state, allocation, pid, proc_start, submit_us, start_us, end_us, "
-    "attempts, COALESCE(exit_code, -1), reason, restarts FROM jobs ORDER BY id";
+    "attempts, COALESCE(exit_code, -1), reason, restarts, "
+    "preemptions, ran_us FROM jobs ORDER BY id";
 
 Result<LiveJob> job_from_row(const SqlRow& r) {
   LiveJob j;
@@ -44,6 +45,8 @@ Result<LiveJob> job_from_row(const SqlRow& r) {
   j.exit_code = static_cast<int32_t>(as_int(r[11]));
   j.reason = as_text(r[12]);
   j.restarts = static_cast<uint32_t>(as_int(r[13]));
+  j.preemptions = static_cast<uint32_t>(as_int(r[14]));
+  j.ran = Duration::micros(as_int(r[15]));
   return j;
 }
 
@@ -91,12 +94,13 @@ SqlStatement insert_job_row(const LiveJob& job) {
 
 SqlStatement update_job_row(const LiveJob& job, Time now) {
   return {"UPDATE jobs SET state = ?2, reason = ?3, allocation = ?4, pid = ?5, proc_start = ?6, "
-          "start_us = ?7, end_us = ?8, attempts = ?9, exit_code = ?10, updated_us = ?11, restarts = ?12 "
-          "WHERE id = ?1",
+          "start_us = ?7, end_us = ?8, attempts = ?9, exit_code = ?10, updated_us = ?11, restarts = ?12, "
+          "preemptions = ?13, ran_us = ?14 WHERE id = ?1",
           {int64_t{job.id.value()}, std::string(to_string(job.state)), job.reason,
            encode_allocation(job.node, job.gpu_indexes), int64_t{job.process.pid},
            static_cast<int64_t>(job.process.start_ticks), job.start.us(), job.end.us(),
-           int64_t{job.attempts}, int64_t{job.exit_code}, now.us(), int64_t{job.restarts}}};
+           int64_t{job.attempts}, int64_t{job.exit_code}, now.us(), int64_t{job.restarts},
+           int64_t{job.preemptions}, job.ran.us()}};
 }
 
 SqlStatement audit_row(Time at, const std::string& who, const std::string& action,

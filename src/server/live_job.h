@@ -50,6 +50,8 @@ struct LiveJob {
   uint32_t attempts = 0;  // launches so far (preemptions and requeues add one each)
   uint32_t restarts = 0;  // restarts after a failure or a lost process (restart policy)
   int32_t exit_code = -1;
+  uint32_t preemptions = 0;  // times the policy preempted it: its per-job preemption cap counts these
+  Duration ran;              // wall time of its ended runs; with the current run, its attained service
   // Not stored: a restarted daemon adopts processes afresh and plans a new round.
   bool stopping = false;         // asked to stop (preempt, checkpoint, cancel); holds its GPUs until it exits
   std::vector<JobId> waits_for;  // stopping jobs whose GPUs the policy gave this pending job

@@ -47,6 +47,9 @@ constexpr std::array kMigrations = {
               "  drained INTEGER NOT NULL DEFAULT 0);"},
     Migration{5, "restarts under the restart policy",
               "ALTER TABLE jobs ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;"},
+    Migration{6, "preemptions and time run, which each scheduling round's state carries",
+              "ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;"
+              "ALTER TABLE jobs ADD COLUMN ran_us INTEGER NOT NULL DEFAULT 0;"},
 };
 
 }  // namespace

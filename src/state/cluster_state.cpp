@@ -192,6 +192,19 @@ Status ClusterState::preempt(JobId job, Time now, Duration overhead) {
   return Status::ok();
 }
 
+Status ClusterState::restore(JobId job, Duration work_done, Duration run_time, uint32_t preemptions) {
+  BOREAS_RETURN_IF_ERROR(check_job(job));
+  JobRecord& r = records_[job.value()];
+  if (pending_.count(job) == 0) {
+    return conflict(job_name(job) + ": only a pending job's history can be restored");
+  }
+  r.work_done = work_done;
+  r.run_time = run_time;
+  r.preemptions = preemptions;
+  r.extra_work = std::max(r.extra_work, work_done - spec(job).duration);
+  return Status::ok();
+}
+
 Status ClusterState::requeue(JobId job, Time now, Duration redo) {
   BOREAS_RETURN_IF_ERROR(check_job(job));
   JobRecord& r = records_[job.value()];

@@ -52,6 +52,10 @@ class ClusterState {
   Status requeue(JobId job, Time now, Duration redo = Duration::zero());
   Status cancel(JobId job, Time now);
   Status set_rate(JobId job, double rate, Time now);
+  // For a driver that rebuilds the state from its own records (the live daemon, each round): what
+  // a pending job received before (work, wall time run) and how often it was preempted. Work past
+  // the spec's duration becomes extra work, so the invariants hold. Only while pending.
+  Status restore(JobId job, Duration work_done, Duration run_time, uint32_t preemptions);
 
   // Read side.
   const Cluster& cluster() const { return cluster_; }
