@@ -38,8 +38,18 @@ sim::EngineOptions physics(const char* list) {
   return e;
 }
 
-Result<sim::RunOutput> run(const Cluster& c, testing::JobListBuilder& jobs, const sim::EngineOptions& e) {
-  return testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "fifo", {}, e);
+// Every run re-derives the state's invariants after every event, among them that no GPU of a node
+// out of service is held by a job.
+Result<sim::RunOutput> run(const Cluster& c, testing::JobListBuilder& jobs, const sim::EngineOptions& e,
+                           sim::Observer observer = {}) {
+  return testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "fifo", {}, e,
+                           [&](const state::ClusterState& s, Time t) {
+                             const Status st = s.check_invariants();
+                             ASSERT_TRUE(st.is_ok()) << "at " << t.to_seconds() << " s: " << st.message();
+                             if (observer) {
+                               observer(s, t);
+                             }
+                           });
 }
 
 TEST(PhysicsEngine, ParsesSwitches) {
@@ -128,7 +138,7 @@ TEST(PhysicsEngine, RackPowerCapLowersTheClock) {
 // Checkpoints every 1000 s of compute, 100 s to write: progress 1000/1100 per second. A failure at
 // 2550 s: two checkpoints done (at 1100 and 2200 s) saved 2000 s of work; 2550 × 1000/1100 =
 // 2318.18 s were done, so 318.18 s are lost, plus the 120 s restore. The job restarts at once
-// (the node is back): 10000 − 2000 + 120 = 8120 s of work at 1000/1100 → ends at 2550 + 8932.
+// (its repair is set to 0 s): 10000 − 2000 + 120 = 8120 s of work at 1000/1100 → ends at 2550 + 8932.
 TEST(PhysicsEngine, FailureLosesTheWorkSinceTheLastCheckpoint) {
   const Cluster c = hot_node(25);
   testing::JobListBuilder jobs;
@@ -137,7 +147,7 @@ TEST(PhysicsEngine, FailureLosesTheWorkSinceTheLastCheckpoint) {
   jobs.jobs()[0].checkpoint_cost = Duration::seconds(100);
   sim::EngineOptions e = physics("failures,checkpoint");
   e.physics.random_failures = false;
-  e.physics.injected_failures = {{Time::from_seconds(2550), NodeId(0)}};
+  e.physics.injected_failures = {{Time::from_seconds(2550), NodeId(0), Duration::zero()}};
   auto out = run(c, jobs, e);
   ASSERT_TRUE(out.is_ok()) << out.status().message();
   const double lost = 2550.0 * 1000 / 1100 - 2000;
@@ -150,6 +160,70 @@ TEST(PhysicsEngine, FailureLosesTheWorkSinceTheLastCheckpoint) {
   EXPECT_NEAR(out->result.physics->lost_gpu_hours, 8 * (2550 - 2200) / 3600.0, 1e-9);
   // 2 writes before the failure, floor(8932 / 1100) = 8 after: 10 × 100 s × 8 GPUs.
   EXPECT_NEAR(out->result.physics->checkpoint_overhead_gpu_hours, 10 * 100 * 8 / 3600.0, 1e-9);
+}
+
+// Two 8-GPU nodes; node 0 fails at 100 s and is repaired 1 h later, at 3700 s. A (8 GPUs, 1000 s)
+// runs on node 0 and B (8 GPUs, 1000 s) on node 1; A loses its 100 s (no checkpoints) and waits for
+// node 1, runs 1000–2000 s. C (8 GPUs, 100 s, submitted 2500 s) finds only node 1 in service. D
+// (16 GPUs, 100 s, submitted 3000 s) needs node 0 and starts when it is back: 3700–3800 s.
+TEST(PhysicsEngine, FailedNodeIsOutOfServiceUntilRepaired) {
+  const Cluster c = hot_node(25, 1, 2);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000).add(0, 8, 1000).add(2500, 8, 100).add(3000, 16, 100);
+  sim::EngineOptions e = physics("failures");
+  e.physics.random_failures = false;
+  e.physics.injected_failures = {{Time::from_seconds(100), NodeId(0), Duration::seconds(3600)}};
+  bool node0_down_seen = false;
+  auto out = run(c, jobs, e, [&](const state::ClusterState& s, Time t) {
+    const bool down = t >= Time::from_seconds(100) && t < Time::from_seconds(3700);
+    EXPECT_EQ(s.node_down(NodeId(0)), down) << "at " << t.to_seconds() << " s";
+    node0_down_seen = node0_down_seen || s.node_down(NodeId(0));
+  });
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const auto& jr = out->result.jobs;
+  EXPECT_TRUE(node0_down_seen);
+  EXPECT_EQ(out->result.runs[0].gpus.front(), GpuId(0));  // A on node 0
+  EXPECT_EQ(jr[0].end.to_seconds(), 2000);
+  EXPECT_EQ(jr[0].extra_work.to_seconds(), 100);
+  EXPECT_EQ(jr[1].end.to_seconds(), 1000);
+  EXPECT_EQ(jr[2].first_start.to_seconds(), 2500);
+  EXPECT_EQ(jr[3].first_start.to_seconds(), 3700);
+  EXPECT_EQ(jr[3].end.to_seconds(), 3800);
+  for (const sim::RunRecord& r : out->result.runs) {
+    if (r.job == JobId(2)) {
+      EXPECT_GE(r.gpus.front(), GpuId(8));  // C on node 1
+    }
+  }
+  EXPECT_EQ(out->result.physics->failures, 1u);
+  EXPECT_EQ(out->result.physics->interrupted_runs, 1u);
+  EXPECT_NEAR(out->result.physics->down_gpu_hours, 8.0, 1e-9);  // 8 GPUs × 1 h
+}
+
+// A reclaimed spot node stays away for the time the spot model draws (mean_hours_reclaimed, here
+// 1 h): the engine's first draw from its seeded generator is this reclaim, so the same draw here
+// gives the instants. A 16-GPU job submitted just after the reclaim starts when the node is back.
+TEST(PhysicsEngine, ReclaimedSpotNodeIsAwayForTheDrawnTime) {
+  Cluster c = hot_node(25, 1, 2);
+  c.zones[0].spot = true;
+  sim::EngineOptions e = physics("spot");
+  e.seed = 4;
+  e.physics.spot.mean_hours_between_reclaims = 1000;
+  e.physics.spot.mean_hours_reclaimed = 1;
+  models::Rng rng(e.seed);
+  const models::SpotReclaim r = models::next_reclaim(e.physics.spot, 2, rng);
+  const Time reclaim = Time() + r.reclaim_after;
+  const Time back = Time() + r.returns_after;
+  testing::JobListBuilder jobs;
+  jobs.add(static_cast<int64_t>(reclaim.to_seconds()) + 1, 16, 100);
+  auto out = run(c, jobs, e, [&](const state::ClusterState& s, Time t) {
+    EXPECT_EQ(s.node_down(NodeId(r.node)), t >= reclaim && t < back) << "at " << t.to_seconds() << " s";
+  });
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_GT(back - reclaim, Duration::zero());
+  EXPECT_EQ(out->result.jobs[0].first_start, back);
+  EXPECT_EQ(out->result.physics->spot_reclaims, 1u);
+  const double away_h = (back - jobs.jobs()[0].submit).to_seconds() / 3600;
+  EXPECT_NEAR(out->result.physics->down_gpu_hours, 8 * away_h, 1e-6);  // counted from the first submission
 }
 
 // FACTS §4.1: a 16,384-GPU job is interrupted about every 3.1 h. 2,112 nodes of 8 GPUs leave
@@ -178,8 +252,9 @@ TEST(PhysicsEngine, LlamaScaleInterruptionInterval) {
 // Young/Daly in the engine: a 1024-GPU job (128 nodes, host MTBF 256 h → job MTBF 2 h), 300 s
 // writes, 600 s restores, 500 h of work, checkpoint intervals from ¼ to 4 × Young (√(2·300·7200)
 // = 2078 s), one seed for all points. Waste = (wall − work) / work: lost work + writes + restores.
+// 140 nodes: with 4 h repairs about 2 are down at a time, so 12 spares let the job restart at once.
 TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
-  const Cluster c = hot_node(25, 5, 26);
+  const Cluster c = hot_node(25, 5, 28);
   const double young = std::sqrt(2 * 300.0 * 7200);
   const double factors[] = {0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 4.0};
   std::vector<double> waste;

@@ -89,5 +89,33 @@ TEST_F(StateTest, RestoreCarriesAPendingJobsHistory) {
   EXPECT_TRUE(s.check_invariants().is_ok());
 }
 
+// A node out of service leaves every free count and the free index; it cannot host a job, and only
+// an idle node may go down.
+TEST_F(StateTest, DownNodeHasNoFreeGpus) {
+  state::ClusterState s(cluster_, builder_.jobs(), builder_.symbols());
+  ASSERT_TRUE(s.submit(JobId(0), Time::zero()).is_ok());
+  ASSERT_TRUE(s.start(JobId(0), gpus({0, 1}), Time::zero()).is_ok());
+  EXPECT_EQ(s.take_down(NodeId(0)).code(), ErrorCode::kConflict);  // job 0 runs there
+  ASSERT_TRUE(s.take_down(NodeId(1)).is_ok());
+  EXPECT_TRUE(s.node_down(NodeId(1)));
+  EXPECT_EQ(s.free_gpus(), 10u);  // 16 − 2 held − 4 down
+  EXPECT_EQ(s.down_gpus(), 4u);
+  EXPECT_EQ(s.node_free(NodeId(1)), 0u);
+  EXPECT_EQ(s.rack_free(RackId(0)), 2u);
+  EXPECT_EQ(s.zone_free(ZoneId(0)), 10u);
+  EXPECT_FALSE(s.gpu_free(GpuId(4)));
+  EXPECT_EQ(s.free_index().nodes_with(GpuTypeId(0), 0).size(), 1u);
+  EXPECT_TRUE(s.check_invariants().is_ok());
+  ASSERT_TRUE(s.submit(JobId(2), Time::zero()).is_ok());
+  EXPECT_EQ(s.start(JobId(2), gpus({4}), Time::zero()).code(), ErrorCode::kConflict);
+  EXPECT_EQ(s.take_down(NodeId(1)).code(), ErrorCode::kConflict);  // already down
+  ASSERT_TRUE(s.bring_up(NodeId(1)).is_ok());
+  EXPECT_EQ(s.free_gpus(), 14u);
+  EXPECT_EQ(s.down_gpus(), 0u);
+  ASSERT_TRUE(s.start(JobId(2), gpus({4}), Time::zero()).is_ok());
+  EXPECT_EQ(s.bring_up(NodeId(1)).code(), ErrorCode::kConflict);  // in service
+  EXPECT_TRUE(s.check_invariants().is_ok());
+}
+
 }  // namespace
 }  // namespace boreas

@@ -10,7 +10,6 @@ namespace boreas::sim {
 namespace {
 constexpr uint32_t kNoRun = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t kProgressEvery = 4096;
-constexpr uint32_t kInjected = std::numeric_limits<uint32_t>::max();  // version of a placed failure
 }  // namespace
 
 std::string_view to_string(NeverStarted reason) {
@@ -55,9 +54,11 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
 }
 
 // With physics the heap also holds thermal and failure events, which never run out: the run ends
-// when no job arrives any more and none runs (nothing else can change what the queue waits for).
+// when no job arrives any more and none runs, unless jobs wait while capacity is out of service
+// (nothing else can change what the queue waits for).
 bool Engine::physics_done() const {
-  return physics_ && next_arrival_ == arrivals_.size() && state_.running().empty() && !wake_;
+  return physics_ && next_arrival_ == arrivals_.size() && state_.running().empty() && !wake_ &&
+         (state_.pending().empty() || state_.down_gpus() == 0);
 }
 
 Time Engine::next_time() const {
@@ -140,7 +141,7 @@ Status Engine::process_batch(Time t) {
     if (e.kind == Kind::kWake) {
       wake_.reset();
       acted = true;
-    } else if (e.kind == Kind::kThermal || e.kind == Kind::kFailure || e.kind == Kind::kSpot) {
+    } else if (e.kind != Kind::kFinish) {
       BOREAS_RETURN_IF_ERROR(handle_physics(e));
       acted = acted || e.kind != Kind::kThermal;
     } else if (e.version == version_[e.job]) {
@@ -225,18 +226,7 @@ Status Engine::handle_physics(const Event& e) {
     }
     return Status::ok();
   }
-  if (e.kind == Kind::kSpot) {
-    draw_reclaim(e.time);
-    return reclaim_node(NodeId(e.job), e.time);
-  }
-  if (e.version == kInjected) {
-    return fail_node(NodeId(e.job), e.time);
-  }
-  if (e.version != failure_version_) {
-    return Status::ok();
-  }
-  draw_failure(e.time);
-  return fail_node(failure_node_[e.job], e.time);
+  return handle_fault(e);
 }
 
 Status Engine::schedule(Time t) {
@@ -263,7 +253,7 @@ void Engine::sample_until(Time t) {
     return;
   }
   while (next_sample_ < t) {
-    result_.samples.push_back(Sample{next_sample_, state_.total_gpus() - state_.free_gpus(),
+    result_.samples.push_back(Sample{next_sample_, state_.total_gpus() - state_.free_gpus() - state_.down_gpus(),
                                      static_cast<uint32_t>(state_.running().size()),
                                      static_cast<uint32_t>(state_.pending().size()),
                                      state_.pending_gpu_demand()});
@@ -306,6 +296,9 @@ SimResult Engine::finish_result() {
   }
   sample_until(result_.last_end + Duration::micros(1));
   if (physics_) {
+    for (uint32_t n = 0; n < down_since_.size(); ++n) {
+      charge_down_time(NodeId(n), result_.last_end);
+    }
     result_.physics = physics_->finish(result_.last_end);
   }
   result_.jobs.reserve(jobs_.size());

@@ -85,12 +85,14 @@ class Engine {
   Result<SimResult> run();
 
  private:
-  enum class Kind : uint8_t { kFinish, kWake, kThermal, kFailure, kSpot };
+  enum class Kind : uint8_t { kFinish, kWake, kThermal, kFailure, kSpot, kNodeBack };
   struct Event {
     Time time;
     uint64_t seq;
     Kind kind;
-    uint32_t job;  // the rack for kThermal, the node for kFailure
+    // The rack for kThermal; the failure component (or injected failure) for kFailure; the node
+    // for kSpot and kNodeBack.
+    uint32_t job;
     uint32_t version;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
@@ -111,11 +113,16 @@ class Engine {
   Status handle_physics(const Event& e);
   Status stop_run(JobId job, Time t, JobState end_state, Duration overhead);
   void init_faults();
+  Status handle_fault(const Event& e);
   void draw_failure(Time t);
-  Status fail_node(NodeId node, Time t);
+  Status fail_node(NodeId node, Time t, Duration repair);
   std::vector<JobId> jobs_on(NodeId node) const;
   void draw_reclaim(Time t);
   Status reclaim_node(NodeId node, Time t);
+  Status take_down(NodeId node, Time t, Duration away);
+  Status bring_up(NodeId node, Time t);
+  void node_changed(NodeId node, Time t);
+  void charge_down_time(NodeId node, Time until);
   void sample_until(Time t);
   void notify(Time t);
   SimResult finish_result();
@@ -143,7 +150,12 @@ class Engine {
   models::FailureProcess failures_;   // two components per GPU node: the node, its GPUs
   std::vector<NodeId> failure_node_;  // per component
   uint32_t failure_version_ = 0;      // the live failure draw; older ones are stale
-  std::vector<NodeId> spot_nodes_;    // GPU nodes of spot zones
+  std::vector<uint32_t> node_component_;  // per node: its first failure component (kNone: none)
+  std::vector<NodeId> spot_nodes_;         // GPU nodes of spot zones
+  std::vector<uint8_t> spot_node_;         // per node: in spot_nodes_
+  uint32_t reclaim_version_ = 0;           // the live reclaim draw; older ones are stale
+  Duration reclaim_away_;                  // how long the live draw's node stays away
+  std::vector<Time> down_since_;           // per node: when it went out of service
 };
 
 }  // namespace boreas::sim

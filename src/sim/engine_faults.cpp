@@ -1,7 +1,8 @@
 // Failures in the engine: one FailureProcess over every GPU node (its host and its GPUs as two
 // components, FACTS §4.1 rates), drawn from the engine's one seeded generator, plus failures placed
 // by hand. A failure kills the runs on the node; they lose the work since their last checkpoint,
-// pay the restore and go back to the queue.
+// pay the restore and go back to the queue. The node is out of service until its repair ends.
+// Spot reclaims take a node away the same way, for the time the spot model draws.
 
 #include <algorithm>
 #include <limits>
@@ -10,21 +11,30 @@
 
 namespace boreas::sim {
 
+namespace {
+constexpr uint32_t kInjected = std::numeric_limits<uint32_t>::max();  // version of a placed failure
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+}  // namespace
+
 void Engine::init_faults() {
   const PhysicsOptions& p = options_.physics;
   const Cluster& cluster = state_.cluster();
+  down_since_.assign(cluster.nodes.size(), Time::never());
+  spot_node_.assign(cluster.nodes.size(), 0);
+  node_component_.assign(cluster.nodes.size(), kNone);
   for (uint32_t n = 0; n < cluster.nodes.size() && p.on.spot; ++n) {
     if (cluster.nodes[n].gpu_count > 0 &&
         cluster.zones[cluster.rack_of(cluster.nodes[n]).zone.value()].spot) {
       spot_nodes_.push_back(NodeId(n));
+      spot_node_[n] = 1;
     }
   }
   draw_reclaim(Time());
   if (!p.on.failures) {
     return;
   }
-  for (const InjectedFailure& f : p.injected_failures) {
-    heap_.push(Event{f.at, seq_++, Kind::kFailure, f.node.value(), std::numeric_limits<uint32_t>::max()});
+  for (uint32_t i = 0; i < p.injected_failures.size(); ++i) {
+    heap_.push(Event{p.injected_failures[i].at, seq_++, Kind::kFailure, i, kInjected});
   }
   if (!p.random_failures) {
     return;
@@ -34,7 +44,7 @@ void Engine::init_faults() {
     if (gpus == 0) {
       continue;
     }
-    failures_.add(p.failure.node_mtbf_hours);
+    node_component_[n] = failures_.add(p.failure.node_mtbf_hours);
     failures_.add(p.failure.gpu_mtbf_hours / gpus);  // any of its GPUs
     failure_node_.push_back(NodeId(n));
     failure_node_.push_back(NodeId(n));
@@ -42,7 +52,30 @@ void Engine::init_faults() {
   draw_failure(Time());
 }
 
-// Exponential draws are memoryless, so the next failure is drawn afresh after each one.
+// Random failures (the live draw only), injected failures, reclaims and returns.
+Status Engine::handle_fault(const Event& e) {
+  const PhysicsOptions& p = options_.physics;
+  if (e.kind == Kind::kNodeBack) {
+    return bring_up(NodeId(e.job), e.time);
+  }
+  if (e.kind == Kind::kSpot) {
+    return e.version == reclaim_version_ ? reclaim_node(NodeId(e.job), e.time) : Status::ok();
+  }
+  if (e.version == kInjected) {
+    const InjectedFailure& f = p.injected_failures[e.job];
+    const Duration repair = f.repair ? *f.repair : models::draw_repair(p.failure, models::ComponentKind::kNode, rng_);
+    return fail_node(f.node, e.time, repair);
+  }
+  if (e.version != failure_version_) {
+    return Status::ok();
+  }
+  // Components are added in pairs per node: the host first, then its GPUs.
+  const auto kind = e.job % 2 == 0 ? models::ComponentKind::kNode : models::ComponentKind::kGpu;
+  return fail_node(failure_node_[e.job], e.time, models::draw_repair(p.failure, kind, rng_));
+}
+
+// Exponential draws are memoryless, so the next failure is drawn afresh after each one and
+// whenever the set of nodes in service changes.
 void Engine::draw_failure(Time t) {
   ++failure_version_;
   if (auto next = failures_.next(rng_)) {
@@ -63,7 +96,11 @@ std::vector<JobId> Engine::jobs_on(NodeId node) const {
   return jobs;
 }
 
-Status Engine::fail_node(NodeId node, Time t) {
+// A failure of a node already out of service (only an injected one can hit it) changes nothing.
+Status Engine::fail_node(NodeId node, Time t, Duration repair) {
+  if (state_.node_down(node)) {
+    return Status::ok();
+  }
   PhysicsTotals& totals = physics_->totals();
   ++totals.failures;
   const std::vector<JobId> victims = jobs_on(node);
@@ -72,19 +109,27 @@ Status Engine::fail_node(NodeId node, Time t) {
     const Duration redo = physics_->lost_on_kill(j, t);
     BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kFailed, redo));
   }
-  return Status::ok();
+  return take_down(node, t, repair);
 }
 
-// Spot reclaims (models::next_reclaim): one process over the spot zones' GPU nodes, redrawn after
-// each reclaim. Jobs on the node get the notice: those whose checkpoint write fits in it lose
-// nothing but the restore. The node is back at once (no out-of-service state yet).
+// Spot reclaims (models::next_reclaim): one process over the spot nodes in service, redrawn after
+// each reclaim and return. Jobs on the node get the notice: those whose checkpoint write fits in
+// it lose nothing but the restore. The node stays away for the drawn time.
 void Engine::draw_reclaim(Time t) {
-  if (spot_nodes_.empty()) {
+  ++reclaim_version_;
+  std::vector<NodeId> up;
+  for (NodeId n : spot_nodes_) {
+    if (!state_.node_down(n)) {
+      up.push_back(n);
+    }
+  }
+  if (up.empty()) {
     return;
   }
   const models::SpotReclaim r =
-      models::next_reclaim(options_.physics.spot, static_cast<uint32_t>(spot_nodes_.size()), rng_);
-  heap_.push(Event{t + r.reclaim_after, seq_++, Kind::kSpot, spot_nodes_[r.node].value(), 0});
+      models::next_reclaim(options_.physics.spot, static_cast<uint32_t>(up.size()), rng_);
+  reclaim_away_ = r.returns_after - r.reclaim_after;
+  heap_.push(Event{t + r.reclaim_after, seq_++, Kind::kSpot, up[r.node].value(), reclaim_version_});
 }
 
 Status Engine::reclaim_node(NodeId node, Time t) {
@@ -94,7 +139,52 @@ Status Engine::reclaim_node(NodeId node, Time t) {
     const Duration redo = physics_->redo_after_notice(j, t, options_.physics.spot.notice);
     BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kPreempted, redo));
   }
+  return take_down(node, t, reclaim_away_);
+}
+
+// Out of service: no free GPUs in any index until the node is back after `away`.
+Status Engine::take_down(NodeId node, Time t, Duration away) {
+  BOREAS_RETURN_IF_ERROR(state_.take_down(node));
+  down_since_[node.value()] = t;
+  heap_.push(Event{t + away, seq_++, Kind::kNodeBack, node.value(), 0});
+  node_changed(node, t);
   return Status::ok();
+}
+
+Status Engine::bring_up(NodeId node, Time t) {
+  BOREAS_RETURN_IF_ERROR(state_.bring_up(node));
+  charge_down_time(node, t);
+  down_since_[node.value()] = Time::never();
+  node_changed(node, t);
+  return Status::ok();
+}
+
+// A node out of service neither fails nor is reclaimed: its components follow its state and the
+// processes it belongs to are redrawn.
+void Engine::node_changed(NodeId node, Time t) {
+  const uint32_t c = node_component_[node.value()];
+  if (c != kNone) {
+    const bool up = !state_.node_down(node);
+    failures_.set_enabled(c, up);
+    failures_.set_enabled(c + 1, up);
+    draw_failure(t);
+  }
+  if (spot_node_[node.value()]) {
+    draw_reclaim(t);
+  }
+}
+
+// GPU-hours out of service from when the node went down (or the first submission) until `until`.
+void Engine::charge_down_time(NodeId node, Time until) {
+  const Time since = down_since_[node.value()];
+  if (since.is_never()) {
+    return;
+  }
+  const Time from = std::max(since, result_.first_submit);
+  if (until > from) {
+    physics_->totals().down_gpu_hours +=
+        (until - from).to_seconds() / 3600.0 * state_.cluster().nodes[node.value()].gpu_count;
+  }
 }
 
 }  // namespace boreas::sim

@@ -40,6 +40,7 @@ void add_physics_json(nlohmann::ordered_json& j, const Summary& s) {
   j["lost_gpu_hours"] = p.lost_gpu_hours;
   j["checkpoint_overhead_gpu_hours"] = p.checkpoint_overhead_gpu_hours;
   j["spot_reclaims"] = p.spot_reclaims;
+  j["down_gpu_hours"] = p.down_gpu_hours;
   j["cost_usd"] = p.cost_usd;
   j["effective_utilization"] = s.effective_utilization;
   j["allocated_utilization"] = s.allocated_utilization;

@@ -37,10 +37,12 @@ struct PhysicsSwitches {
 // "none", "all" or a comma list of throughput,comm,power,thermal,failures,checkpoint,spot,cost.
 Result<PhysicsSwitches> parse_physics(std::string_view list);
 
-// A failure placed by hand (tests, what-if runs), on top of or instead of the random process.
+// A failure placed by hand (tests, what-if runs), on top of or instead of the random process. The
+// node is out of service for `repair`; without one, a host repair is drawn (draw_repair, kNode).
 struct InjectedFailure {
   Time at;
   NodeId node;
+  std::optional<Duration> repair;
 };
 
 struct PhysicsOptions {
@@ -77,6 +79,7 @@ struct PhysicsTotals {
   double lost_gpu_hours = 0;
   double checkpoint_overhead_gpu_hours = 0;
   uint64_t spot_reclaims = 0;
+  double down_gpu_hours = 0;  // GPU capacity out of service (repairs, reclaimed spot nodes)
   double cost_usd = 0;
   std::vector<double> queue_cost_usd;    // by queue symbol index
   std::vector<double> queue_energy_kwh;  // facility energy of the GPUs a queue's jobs held, by symbol

@@ -29,6 +29,7 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
       rack_free_(cluster.racks.size(), 0),
       zone_free_(cluster.zones.size(), 0),
       rack_nodes_(cluster.racks.size()),
+      down_(cluster.nodes.size(), 0),
       index_(cluster),
       instance_(next_instance()) {
   for (uint32_t i = 0; i < cluster.nodes.size(); ++i) {
@@ -104,6 +105,10 @@ Status ClusterState::check_gpus(JobId job, std::span<const GpuId> gpus) const {
       return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is held by job " +
                       std::to_string(owner_[g.value()].value()));
     }
+    if (down_[gpu_node_[g.value()].value()]) {
+      return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is on node " +
+                      cluster_.nodes[gpu_node_[g.value()].value()].name + ", which is out of service");
+    }
   }
   std::vector<GpuId> sorted(gpus.begin(), gpus.end());
   std::sort(sorted.begin(), sorted.end());
@@ -141,33 +146,40 @@ void ClusterState::set_node_free(NodeId node, uint32_t value) {
   node_free_[node.value()] = value;
 }
 
+void ClusterState::shift_free(NodeId node, int32_t delta) {
+  const Node& n = cluster_.nodes[node.value()];
+  const auto add = [delta](uint32_t& v) { v = static_cast<uint32_t>(static_cast<int32_t>(v) + delta); };
+  set_node_free(node, static_cast<uint32_t>(static_cast<int32_t>(node_free_[node.value()]) + delta));
+  add(rack_free_[n.rack.value()]);
+  add(zone_free_[cluster_.racks[n.rack.value()].zone.value()]);
+  add(free_total_);
+}
+
 void ClusterState::take(JobId job, std::span<const GpuId> gpus) {
   JobRecord& r = records_[job.value()];
   r.gpus.assign(gpus.begin(), gpus.end());
   for (GpuId g : gpus) {
     owner_[g.value()] = job;
-    const Node& n = cluster_.nodes[gpu_node_[g.value()].value()];
-    set_node_free(gpu_node_[g.value()], node_free_[gpu_node_[g.value()].value()] - 1);
-    rack_free_[n.rack.value()] -= 1;
-    zone_free_[cluster_.racks[n.rack.value()].zone.value()] -= 1;
+    shift_free(gpu_node_[g.value()], -1);
   }
-  free_total_ -= static_cast<uint32_t>(gpus.size());
   queue_gpus_[spec(job).queue.index()] += static_cast<uint32_t>(gpus.size());
+}
+
+// Work done up to `now`, at most the job's total: a finish instant rounded up to the microsecond
+// at a rate other than 1 can overshoot it by a microsecond.
+Duration ClusterState::banked_work(JobId job, Time now) const {
+  return std::min(work_done_at(job, now), spec(job).duration + records_[job.value()].extra_work);
 }
 
 // Frees the job's GPUs and banks the work done so far.
 void ClusterState::give_back(JobId job, Time now) {
   JobRecord& r = records_[job.value()];
-  r.work_done = work_done_at(job, now);
+  r.work_done = banked_work(job, now);
   r.run_time += now - r.last_start;
   for (GpuId g : r.gpus) {
     owner_[g.value()] = JobId();
-    const Node& n = cluster_.nodes[gpu_node_[g.value()].value()];
-    set_node_free(gpu_node_[g.value()], node_free_[gpu_node_[g.value()].value()] + 1);
-    rack_free_[n.rack.value()] += 1;
-    zone_free_[cluster_.racks[n.rack.value()].zone.value()] += 1;
+    shift_free(gpu_node_[g.value()], 1);
   }
-  free_total_ += static_cast<uint32_t>(r.gpus.size());
   queue_gpus_[spec(job).queue.index()] -= static_cast<uint32_t>(r.gpus.size());
   r.gpus.clear();
   // Swap-remove keeps this O(1); the moved job's position is patched.
@@ -252,12 +264,43 @@ Status ClusterState::set_rate(JobId job, double rate, Time now) {
   }
   JobRecord& r = records_[job.value()];
   if (r.state == JobState::kRunning) {
-    r.work_done = work_done_at(job, now);
+    r.work_done = banked_work(job, now);
     r.run_time += now - r.last_start;
     r.last_start = now;
     rate_journal_.push_back(job);
   }
   r.rate = rate;
+  return Status::ok();
+}
+
+Status ClusterState::take_down(NodeId node) {
+  if (!node.valid() || node.value() >= down_.size()) {
+    return invalid_argument("unknown node id " + std::to_string(node.value()));
+  }
+  const Node& n = cluster_.nodes[node.value()];
+  if (down_[node.value()]) {
+    return conflict("node " + n.name + " is already out of service");
+  }
+  if (node_free_[node.value()] != n.gpu_count) {
+    return conflict("node " + n.name + " still runs jobs; stop them before taking it out of service");
+  }
+  shift_free(node, -static_cast<int32_t>(n.gpu_count));
+  down_[node.value()] = 1;
+  down_total_ += n.gpu_count;
+  return Status::ok();
+}
+
+Status ClusterState::bring_up(NodeId node) {
+  if (!node.valid() || node.value() >= down_.size()) {
+    return invalid_argument("unknown node id " + std::to_string(node.value()));
+  }
+  const Node& n = cluster_.nodes[node.value()];
+  if (!down_[node.value()]) {
+    return conflict("node " + n.name + " is in service already");
+  }
+  down_[node.value()] = 0;
+  down_total_ -= n.gpu_count;
+  shift_free(node, static_cast<int32_t>(n.gpu_count));
   return Status::ok();
 }
 

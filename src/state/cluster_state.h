@@ -56,6 +56,10 @@ class ClusterState {
   // a pending job received before (work, wall time run) and how often it was preempted. Work past
   // the spec's duration becomes extra work, so the invariants hold. Only while pending.
   Status restore(JobId job, Duration work_done, Duration run_time, uint32_t preemptions);
+  // Out of service (failure under repair, reclaimed spot capacity): a down node's GPUs leave the
+  // free counts and the free index, so no placement can choose them. Only an idle node goes down.
+  Status take_down(NodeId node);
+  Status bring_up(NodeId node);
 
   // Read side.
   const Cluster& cluster() const { return cluster_; }
@@ -82,8 +86,10 @@ class ClusterState {
   uint64_t instance() const { return instance_; }
 
   uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
-  uint32_t free_gpus() const { return free_total_; }
-  bool gpu_free(GpuId gpu) const { return !owner_[gpu.value()].valid(); }
+  uint32_t free_gpus() const { return free_total_; }  // in service and unheld
+  uint32_t down_gpus() const { return down_total_; }  // on nodes out of service
+  bool gpu_free(GpuId gpu) const { return !owner_[gpu.value()].valid() && !down_[gpu_node_[gpu.value()].value()]; }
+  bool node_down(NodeId node) const { return down_[node.value()] != 0; }
   JobId gpu_owner(GpuId gpu) const { return owner_[gpu.value()]; }
   NodeId node_of(GpuId gpu) const { return gpu_node_[gpu.value()]; }
   uint32_t node_free(NodeId node) const { return node_free_[node.value()]; }
@@ -100,8 +106,10 @@ class ClusterState {
   Status check_job(JobId job) const;
   Status check_gpus(JobId job, std::span<const GpuId> gpus) const;
   void take(JobId job, std::span<const GpuId> gpus);
+  Duration banked_work(JobId job, Time now) const;
   void give_back(JobId job, Time now);
   void set_node_free(NodeId node, uint32_t value);
+  void shift_free(NodeId node, int32_t delta);  // node, rack, zone and total together
   Status check_gpu_owners() const;
   Status check_free_counts() const;
   Status check_job_sets() const;
@@ -114,7 +122,9 @@ class ClusterState {
   std::vector<NodeId> gpu_node_;  // per GPU
   std::vector<uint32_t> node_free_, rack_free_, zone_free_;
   std::vector<std::vector<NodeId>> rack_nodes_;
+  std::vector<uint8_t> down_;  // per node: out of service
   uint32_t free_total_ = 0;
+  uint32_t down_total_ = 0;
   uint64_t pending_gpus_ = 0;
   FreeIndex index_;
   std::set<JobId> pending_;

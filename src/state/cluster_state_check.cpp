@@ -33,20 +33,28 @@ Status ClusterState::check_gpu_owners() const {
 
 Status ClusterState::check_free_counts() const {
   std::vector<uint32_t> node(node_free_.size(), 0), rack(rack_free_.size(), 0), zone(zone_free_.size(), 0);
-  uint32_t total = 0;
+  uint32_t total = 0, down = 0;
   for (size_t g = 0; g < owner_.size(); ++g) {
-    if (owner_[g].valid()) {
+    const NodeId n = gpu_node_[g];
+    if (down_[n.value()] && owner_[g].valid()) {
+      return internal_error("GPU " + std::to_string(g) + " on out-of-service node " +
+                            cluster_.nodes[n.value()].name + " is held by job " +
+                            std::to_string(owner_[g].value()));
+    }
+    down += down_[n.value()];
+    if (owner_[g].valid() || down_[n.value()]) {
       continue;
     }
-    const NodeId n = gpu_node_[g];
     const RackId r = cluster_.nodes[n.value()].rack;
     node[n.value()] += 1;
     rack[r.value()] += 1;
     zone[cluster_.racks[r.value()].zone.value()] += 1;
     total += 1;
   }
-  if (node != node_free_ || rack != rack_free_ || zone != zone_free_ || total != free_total_) {
-    return internal_error("free GPU counts (node, rack, zone or total) disagree with the owner table");
+  if (node != node_free_ || rack != rack_free_ || zone != zone_free_ || total != free_total_ ||
+      down != down_total_) {
+    return internal_error(
+        "free GPU counts (node, rack, zone, total or out of service) disagree with the owner table");
   }
   for (uint32_t i = 0; i < node_free_.size(); ++i) {
     const Node& n = cluster_.nodes[i];

@@ -24,7 +24,8 @@ class ClusterView {
   const std::vector<JobId>& finished() const { return state_.finished(); }
 
   uint32_t total_gpus() const { return state_.total_gpus(); }
-  uint32_t free_gpus() const { return state_.free_gpus(); }
+  uint32_t free_gpus() const { return state_.free_gpus(); }  // excludes nodes out of service
+  bool node_down(NodeId node) const { return state_.node_down(node); }
 
   Duration work_done(JobId job) const { return state_.work_done_at(job, now_); }
   Duration remaining(JobId job) const { return state_.remaining_at(job, now_); }
