@@ -162,6 +162,33 @@ TEST(PhysicsEngine, FailureLosesTheWorkSinceTheLastCheckpoint) {
   EXPECT_NEAR(out->result.physics->checkpoint_overhead_gpu_hours, 10 * 100 * 8 / 3600.0, 1e-9);
 }
 
+// Preemption = checkpoint then stop. One 8-GPU node, LAS with one threshold at 800 GPU-s. A (8 GPUs,
+// 1000 s, 30 s checkpoint writes) reaches it at 100 s; B (8 GPUs, 100 s, submitted at 50 s) then
+// preempts it and runs 100–200 s. A lost nothing, but redoes its 30 s write and 120 s restore:
+// 900 + 30 + 120 s more from 200 s, ending at 1250 s. Periodic checkpoints every 10,000 s (none
+// happen) slow progress by k = 10030/10000, so every instant above is × k: 100.3, 200.6, 1253.75 s.
+TEST(PhysicsEngine, PreemptedJobPaysItsCheckpointWriteAndRestore) {
+  const Cluster c = hot_node(25);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000).add(50, 8, 100);
+  for (JobSpec& j : jobs.jobs()) {
+    j.checkpoint_cost = Duration::seconds(30);
+    j.checkpoint_interval = Duration::seconds(10000);
+  }
+  policy::PolicyOptions las;
+  las.service.thresholds_gpu_s = {800};
+  auto out = testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "las", las, physics("checkpoint"));
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const auto& jr = out->result.jobs;
+  EXPECT_EQ(jr[0].preemptions, 1u);
+  const double k = 10030.0 / 10000;
+  EXPECT_NEAR(jr[1].first_start.to_seconds(), 100 * k, 1e-5);
+  EXPECT_NEAR(jr[1].end.to_seconds(), 200 * k, 1e-5);
+  EXPECT_NEAR(jr[0].end.to_seconds(), 1250 * k, 1e-5);
+  EXPECT_NEAR(out->result.physics->checkpoint_overhead_gpu_hours, 30.0 * 8 / 3600, 1e-9);
+  EXPECT_EQ(out->result.physics->lost_gpu_hours, 0);
+}
+
 // Two 8-GPU nodes; node 0 fails at 100 s and is repaired 1 h later, at 3700 s. A (8 GPUs, 1000 s)
 // runs on node 0 and B (8 GPUs, 1000 s) on node 1; A loses its 100 s (no checkpoints) and waits for
 // node 1, runs 1000–2000 s. C (8 GPUs, 100 s, submitted 2500 s) finds only node 1 in service. D

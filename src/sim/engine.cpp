@@ -158,11 +158,12 @@ Status Engine::process_batch(Time t) {
   return acted ? schedule(t) : Status::ok();
 }
 
-// Preemption = checkpoint then stop: with checkpoints on, the job redoes only its restore.
+// Preemption = checkpoint then stop: with checkpoints on, the job loses no work but pays the
+// write and, on resuming, the restore.
 Status Engine::apply_preemption(JobId job, Time t) {
   Duration overhead = options_.preemption_overhead;
   if (physics_ && options_.physics.on.checkpoint) {
-    overhead += options_.physics.restore;
+    overhead += physics_->checkpoint_before_stop(job);
   }
   return stop_run(job, t, JobState::kPreempted, overhead);
 }

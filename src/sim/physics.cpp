@@ -192,6 +192,15 @@ Duration Physics::redo_after_notice(JobId job, Time t, Duration notice) {
   return lost_on_kill(job, t);
 }
 
+// The write happens before the GPUs are given up, but the engine hands them to the preemptor at
+// once; the victim redoes the write's time on resuming instead, so its GPU time and JCT carry it.
+Duration Physics::checkpoint_before_stop(JobId job) {
+  const Ckpt& c = ckpt_[job.value()];
+  const Duration write = c.write > Duration::zero() ? c.write : options_.checkpoint_write;
+  totals_.checkpoint_overhead_gpu_hours += write.to_seconds() / 3600.0 * state_.spec(job).gpus;
+  return write + options_.restore;
+}
+
 void Physics::charge_run(JobId job, std::span<const GpuId> gpus, Time t) {
   const Ckpt& c = ckpt_[job.value()];
   const double n = static_cast<double>(gpus.size());

@@ -122,6 +122,9 @@ class Physics {
   Duration lost_on_kill(JobId job, Time t);
   // A spot reclaim with `notice`: only the restore when the checkpoint write fits in the notice.
   Duration redo_after_notice(JobId job, Time t, Duration notice);
+  // Preemption with checkpoints on: the victim writes a checkpoint before it stops (counted in
+  // checkpoint_overhead_gpu_hours) and reads it back when it resumes; returns write + restore.
+  Duration checkpoint_before_stop(JobId job);
   std::vector<RackEvent> take_events();
   void sample(Time t, std::vector<ZoneSample>& out) const;
   // Flushes racks and costs of still-running jobs at the end of the run.
