@@ -56,12 +56,16 @@ std::unique_ptr<Scenario> parse_scenario(const std::filesystem::path& path) {
       std::string key;
       double value = 0;
       row >> key;
-      s->options.service.thresholds_gpu_s.clear();
-      while (row >> value) {
-        s->options.service.thresholds_gpu_s.push_back(value);
+      if (key == "starvation_factor") {
+        row >> s->options.service.starvation_factor;
+      } else {
+        s->options.service.thresholds_gpu_s.clear();
+        while (row >> value) {
+          s->options.service.thresholds_gpu_s.push_back(value);
+        }
+        EXPECT_EQ(key, "las_thresholds") << path;
+        row.clear();  // reading to the end of the list set failbit
       }
-      EXPECT_EQ(key, "las_thresholds") << path;
-      row.clear();  // reading to the end of the list set failbit
     } else if (word == "expect") {
       Expect e;
       row >> e.policy >> e.job >> e.start_s >> e.end_s >> e.preemptions;

@@ -190,7 +190,35 @@ std::optional<Time> ServiceLevels::next_demotion(const state::ClusterView& view,
       next = next ? std::min(*next, *at) : *at;
     }
   }
+  if (auto at = next_promotion(view, plan)) {
+    next = next ? std::min(*next, *at) : *at;
+  }
   return next ? std::optional<Time>(Time::from_micros(*next)) : std::nullopt;
+}
+
+// With starvation promotion on: when the first waiting job (one that has run and sits below the
+// top queue) will have waited `starvation_factor` × its run time. Not for jobs this plan starts.
+std::optional<int64_t> ServiceLevels::next_promotion(const state::ClusterView& view, const Plan& plan) const {
+  if (options_.starvation_factor <= 0) {
+    return std::nullopt;
+  }
+  std::vector<JobId> starting;
+  for (const Start& s : plan.starts) {
+    starting.push_back(s.job);
+  }
+  std::sort(starting.begin(), starting.end());
+  std::optional<int64_t> next;
+  for (JobId j : view.pending()) {
+    const state::JobRecord& r = view.record(j);
+    if (levels_[j.value()] == 0 || r.run_time <= Duration::zero() ||
+        std::binary_search(starting.begin(), starting.end(), j)) {
+      continue;
+    }
+    const auto wait = static_cast<int64_t>(std::ceil(options_.starvation_factor * static_cast<double>(r.run_time.us())));
+    const int64_t at = std::max(r.pending_since.us() + wait, view.now().us() + 1);
+    next = next ? std::min(*next, at) : at;
+  }
+  return next;
 }
 
 namespace {

@@ -38,7 +38,8 @@ class ServiceLevels {
   uint32_t level(JobId job) const { return levels_[job.value()]; }
   int64_t entry(JobId job) const { return entries_[job.value()]; }
   int64_t attained_us(JobId job, const state::ClusterView& view) const;
-  // Next time a job that runs once `plan` is applied crosses its queue's threshold.
+  // Next time a job that runs once `plan` is applied crosses its queue's threshold, or a waiting
+  // job is due for starvation promotion.
   std::optional<Time> next_demotion(const state::ClusterView& view, const Plan& plan);
   size_t queue_count() const { return thresholds_us_.size() + 1; }
   // Upper bound of the job's current queue in GPU-µs, or -1 for the last queue.
@@ -63,6 +64,7 @@ class ServiceLevels {
   void push_due(JobId job, int64_t at_us, const state::ClusterView& view);
   bool current(const Due& d, const state::ClusterView& view) const;
   void compact(const state::ClusterView& view);
+  std::optional<int64_t> next_promotion(const state::ClusterView& view, const Plan& plan) const;
 
   ServiceOptions options_;
   std::vector<int64_t> thresholds_us_;
