@@ -17,6 +17,7 @@
 #include "policy/registry.h"
 #include "server/controller.h"
 #include "server/gpu_metrics.h"
+#include "server/gpu_probe.h"
 #include "server/http_api.h"
 #include "server/local_executor.h"
 #include "server/store.h"
@@ -123,13 +124,26 @@ Result<policy::PolicyOptions> policy_options(const ServeArgs& a, const policy::P
   return options;
 }
 
+std::string host_name() {
+  char buf[256] = {};
+  return gethostname(buf, sizeof(buf) - 1) == 0 ? std::string(buf) : std::string("localhost");
+}
+
 // Loads everything the daemon needs before it binds, so a bad spec fails fast with its location.
-Result<server::ControllerConfig> load_config(const ServeArgs& a) {
+// With an NVIDIA driver, this machine's node takes the GPUs NVML finds (before quotas and the
+// policy are built from the cluster).
+Result<server::ControllerConfig> load_config(const ServeArgs& a, server::GpuProbe* nvml) {
   policy::PolicyRegistry registry;
   policy::register_baseline(registry);
   auto cluster = config::load_cluster_file(a.cluster);
   if (!cluster.is_ok()) {
     return cluster.status();
+  }
+  if (nvml != nullptr) {
+    const std::vector<server::GpuDevice> found = nvml->devices();
+    if (const std::string said = server::adopt_discovered_gpus(*cluster, found, host_name()); !said.empty()) {
+      std::cerr << "boreas: " << said << std::endl;
+    }
   }
   auto options = policy_options(a, registry, *cluster);
   if (!options.is_ok()) {
@@ -145,11 +159,6 @@ Result<server::ControllerConfig> load_config(const ServeArgs& a) {
     cfg.queues = *options->tenancy.queues;
   }
   return cfg;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  return gethostname(buf, sizeof(buf) - 1) == 0 ? std::string(buf) : std::string("localhost");
 }
 
 // Per-GPU gauges from NVML when a driver is present; nullptr (and no such metrics) otherwise.
@@ -180,7 +189,8 @@ std::thread stop_on_signal(server::ApiServer& api) {
 
 int run_serve(const ServeArgs& a) {
   auto listen = parse_listen(a.listen);
-  auto cfg = listen.is_ok() ? load_config(a) : Result<server::ControllerConfig>(listen.status());
+  const auto nvml = server::open_nvml();
+  auto cfg = listen.is_ok() ? load_config(a, nvml.get()) : Result<server::ControllerConfig>(listen.status());
   if (!cfg.is_ok()) {
     return report_error(cfg.status());
   }
@@ -192,7 +202,6 @@ int run_serve(const ServeArgs& a) {
   }
   server::LocalExecutor executor({a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env()});
   server::MetricsRegistry metrics;
-  const auto nvml = server::open_nvml();
   const auto telemetry = start_gpu_telemetry(nvml.get(), metrics, std::max(a.gpu_sample_s, 0.1));
   server::Controller controller(std::move(*cfg), **store, executor, metrics);
   if (Status s = controller.recover(); !s.is_ok()) {

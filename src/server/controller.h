@@ -101,6 +101,7 @@ class Controller {
   Status validate(const SubmitRequest& req, int32_t& priority) const;
   LiveJob* find(JobId id);
   void schedule();
+  Status check_allocation(const LiveJob& j) const;
   bool plan_round(Time now);
   std::vector<JobSpec> round_specs(std::vector<std::vector<GpuId>>& holds) const;
   void fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now);

@@ -354,6 +354,9 @@ Status Controller::recover() {
                             ", found " + std::to_string(jobs_[i].id.value()) + ")");
     }
   }
+  for (const LiveJob& j : jobs_) {
+    BOREAS_RETURN_IF_ERROR(check_allocation(j));
+  }
   for (LiveJob& j : jobs_) {
     if (j.state == JobState::kRunning) {
       reconcile(j);
@@ -361,6 +364,32 @@ Status Controller::recover() {
   }
   dirty_ = true;
   return load_drained();
+}
+
+// A job recorded running must fit the cluster the daemon has now (the spec may have been edited,
+// or NVML found fewer GPUs than when it started), else its GPUs cannot be held for it.
+Status Controller::check_allocation(const LiveJob& j) const {
+  if (j.state != JobState::kRunning || j.node < 0) {
+    return Status::ok();
+  }
+  const auto& nodes = config_.cluster.nodes;
+  const bool node_ok = static_cast<size_t>(j.node) < nodes.size();
+  const uint32_t count = node_ok ? nodes[static_cast<size_t>(j.node)].gpu_count : 0;
+  const bool gpus_ok =
+      std::all_of(j.gpu_indexes.begin(), j.gpu_indexes.end(), [&](uint32_t g) { return g < count; });
+  if (node_ok && gpus_ok) {
+    return Status::ok();
+  }
+  std::string gpus;
+  for (uint32_t g : j.gpu_indexes) {
+    gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
+  }
+  return conflict(
+      "store: job " + std::to_string(j.id.value()) + " is recorded running on node #" + std::to_string(j.node) +
+      " GPU(s) " + gpus + ", of which the cluster now has " +
+      (node_ok ? "only " + std::to_string(count) + " GPU(s) on (" + nodes[static_cast<size_t>(j.node)].name + ")"
+               : "no such node") +
+      ": start the daemon with the cluster spec the job started under, or stop its process first");
 }
 
 std::vector<QueueView> Controller::queues() {

@@ -291,6 +291,36 @@ TEST_F(ControllerTest, RestartAdoptsRunningJobsAndKeepsHistory) {
   EXPECT_EQ(as_text(audit->at(1)[2]), "job/2");
 }
 
+// A restart whose cluster no longer has a running job's GPUs (spec edited, or NVML found fewer)
+// refuses to start with the job and the GPUs named, rather than holding GPUs that do not exist.
+TEST_F(ControllerTest, RestartRefusesAClusterWithoutARunningJobsGpus) {
+  auto job = ctl_->submit("alice", sh("touch ready; while [ ! -f go ]; do sleep 0.05; done", 4));
+  ASSERT_TRUE(job.is_ok());
+  wait_state(job->id, JobState::kRunning);
+  wait_file("ready");
+  ctl_.reset();
+  executor_.reset();
+  const Cluster before = cluster_;
+  cluster_ = test_cluster(2, 2);
+  auto s = Store::open(dir_.path() + "/boreas.db");
+  ASSERT_TRUE(s.is_ok());
+  LocalExecutor executor({dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}});
+  MetricsRegistry metrics;
+  Controller smaller(ControllerConfig{cluster_, scheduler_, queues_, Duration::millis(5), wall_clock}, **s,
+                     executor, metrics);
+  const Status st = smaller.recover();
+  EXPECT_EQ(st.code(), ErrorCode::kConflict);
+  EXPECT_NE(st.message().find("job 1 is recorded running on node #0 GPU(s) 0,1,2,3, of which the cluster now "
+                              "has only 2 GPU(s) on (node0)"),
+            std::string::npos)
+      << st.message();
+  cluster_ = before;  // the job is still there and finishes under its own cluster
+  store_.reset();
+  open();
+  std::ofstream(dir_.path() + "/go").put('\n');
+  EXPECT_EQ(wait_state(job->id, JobState::kCompleted).attempts, 1u);
+}
+
 TEST_F(ControllerTest, OnFailureRestartsUntilItSucceedsOrRunsOut) {
   // Fails on its first two runs, succeeds on the third.
   SubmitRequest flaky = sh("n=$(cat count 2>/dev/null || echo 0); echo $((n + 1)) > count; [ $n -ge 2 ]");

@@ -2,6 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <cctype>
+#include <optional>
+
 namespace boreas::server {
 namespace {
 
@@ -122,18 +125,69 @@ std::unique_ptr<GpuProbe> open_nvml(const std::string& library) {
   return probe;
 }
 
-std::vector<GpuDevice> discover_gpus(GpuProbe* probe, uint32_t declared, const std::string& type) {
-  if (probe != nullptr) {
-    auto found = probe->devices();
-    if (!found.empty()) {
-      return found;
+namespace {
+
+std::string alnum_lower(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
   }
-  std::vector<GpuDevice> out;
-  for (uint32_t i = 0; i < declared; ++i) {
-    out.push_back({i, type, 0});
-  }
   return out;
+}
+
+// The node this daemon runs on: the GPU node named like the host, else the only GPU node.
+std::optional<size_t> local_node(const Cluster& cluster, const std::string& host) {
+  std::optional<size_t> only;
+  size_t gpu_nodes = 0;
+  for (size_t i = 0; i < cluster.nodes.size(); ++i) {
+    if (cluster.nodes[i].gpu_count == 0 && !cluster.nodes[i].gpu_type) {
+      continue;
+    }
+    if (cluster.nodes[i].name == host) {
+      return i;
+    }
+    ++gpu_nodes;
+    only = i;
+  }
+  return gpu_nodes == 1 ? only : std::nullopt;
+}
+
+// NVML names a device "NVIDIA H100 80GB HBM3"; the catalog says "H100-SXM": compare the family
+// (the catalog name up to its first '-').
+bool same_family(const std::string& catalog_name, const std::string& nvml_name) {
+  const std::string family = alnum_lower(catalog_name.substr(0, catalog_name.find('-')));
+  return !family.empty() && alnum_lower(nvml_name).find(family) != std::string::npos;
+}
+
+}  // namespace
+
+std::string adopt_discovered_gpus(Cluster& cluster, std::span<const GpuDevice> found, const std::string& host) {
+  if (found.empty()) {
+    return "";
+  }
+  const auto i = local_node(cluster, host);
+  const std::string n_found = std::to_string(found.size()) + " GPU(s) (" + found.front().name + ")";
+  if (!i) {
+    return "NVML found " + n_found + ", but no GPU node of the cluster spec is named '" + host +
+           "' and there are several: scheduling uses the declared GPUs (name this machine's node '" + host +
+           "' to use the discovered ones)";
+  }
+  Node& node = cluster.nodes[*i];
+  std::string said = "node " + node.name + ": " + n_found + " found by NVML, the spec declared " +
+                     std::to_string(node.gpu_count) + "; scheduling uses the GPUs found";
+  node.gpu_count = static_cast<uint32_t>(found.size());
+  uint32_t next = 0;
+  for (Node& n : cluster.nodes) {  // GPU ids stay consecutive per node
+    n.first_gpu = next;
+    next += n.gpu_count;
+  }
+  if (node.gpu_type && !same_family(cluster.catalog.at(*node.gpu_type).name, found.front().name)) {
+    said += "; warning: the spec's type " + cluster.catalog.at(*node.gpu_type).name +
+            " does not look like the device found, check gpu_type";
+  }
+  return said;
 }
 
 }  // namespace boreas::server

@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "core/topology.h"
 
 namespace boreas::server {
 
@@ -33,7 +36,10 @@ class GpuProbe {
 // Opens NVML from `library`; nullptr when the library or a driver is absent.
 std::unique_ptr<GpuProbe> open_nvml(const std::string& library = "libnvidia-ml.so.1");
 
-// The GPUs to schedule on: the probe's when it finds any, else `declared` numbered 0..n-1.
-std::vector<GpuDevice> discover_gpus(GpuProbe* probe, uint32_t declared, const std::string& type);
+// Makes this machine's node in `cluster` hold the GPUs NVML found (`found`), so that scheduling
+// uses the real count: the GPU node named `host`, else the only GPU node. Nothing changes when
+// `found` is empty (no driver: the declared GPUs are used) or no node can be told to be this
+// machine. Returns what it did or why not, for the daemon's log; empty when `found` is empty.
+std::string adopt_discovered_gpus(Cluster& cluster, std::span<const GpuDevice> found, const std::string& host);
 
 }  // namespace boreas::server
