@@ -34,10 +34,10 @@ class NullExecutor final : public Executor {
 };
 
 struct Daemon {
-  explicit Daemon(uint32_t nodes, bool fsync_every_commit = true) {
+  explicit Daemon(uint32_t nodes, bool fsync_every_commit = true, const std::string& policy = "fifo") {
     store = Store::open(dir.path() + "/boreas.db", {.synchronous_full = fsync_every_commit}).value();
     ctl = std::make_unique<Controller>(
-        ControllerConfig{test_cluster(nodes, 8), test_scheduler(), std::nullopt, Duration::millis(20),
+        ControllerConfig{test_cluster(nodes, 8), test_scheduler(policy), std::nullopt, Duration::millis(20),
                          wall_clock},
         *store, executor, metrics);
     (void)ctl->recover();
@@ -95,9 +95,10 @@ void BM_DurableSubmitHttp16Clients(benchmark::State& state) {
 BENCHMARK(BM_DurableSubmitHttp16Clients)->Args({250, 1})->Args({250, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // 1,000 nodes × 8 GPUs, all busy with 8-GPU jobs, and 10,000 more pending: each round rebuilds
-// ClusterState from the live table and runs the policy.
-void BM_ScheduleRound1000Nodes10kPending(benchmark::State& state) {
-  Daemon d(1000);
+// ClusterState from the live table and runs the policy (fifo; las and boreas, whose orders keep
+// structures across rounds, start them over on each rebuilt state).
+void BM_ScheduleRound1000Nodes10kPending(benchmark::State& state, const std::string& policy) {
+  Daemon d(1000, true, policy);
   SubmitRequest r;
   r.command = {"true"};
   r.gpus = 8;
@@ -121,7 +122,15 @@ void BM_ScheduleRound1000Nodes10kPending(benchmark::State& state) {
   state.counters["p99_ms"] = micros[micros.size() * 99 / 100] / 1000;
   state.counters["jobs"] = static_cast<double>(d.ctl->jobs().size());
 }
-BENCHMARK(BM_ScheduleRound1000Nodes10kPending)->Iterations(200)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ScheduleRound1000Nodes10kPending, fifo, std::string("fifo"))
+    ->Iterations(200)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ScheduleRound1000Nodes10kPending, las, std::string("las"))
+    ->Iterations(200)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ScheduleRound1000Nodes10kPending, boreas, std::string("boreas"))
+    ->Iterations(200)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace boreas::server

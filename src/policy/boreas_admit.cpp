@@ -142,9 +142,13 @@ std::vector<JobId> BoreasScheduler::own_queue_victims(Round& r, JobId job) {
   const auto& view = r.view;
   const JobInfo& me = jobs_[job.value()];
   std::vector<JobId> out;
+  const auto q = static_cast<size_t>(me.queue);
+  if (q >= r.lowest_preemptible_class.size() || r.lowest_preemptible_class[q] >= me.class_value) {
+    return out;  // nothing running in its queue sits in a lower, preemptible class
+  }
   for (JobId v : r.running_by_queue[me.queue]) {
     const JobInfo& vi = jobs_[v.value()];
-    if (r.evicted.count(v.value()) > 0 || vi.class_value >= me.class_value || !vi.class_preemptible) {
+    if (vi.class_value >= me.class_value || !vi.class_preemptible || r.evicted.count(v.value()) > 0) {
       continue;
     }
     if (guard_.priority_victim_ok(v, job, view)) {

@@ -1,6 +1,7 @@
 #include "policy/boreas_policy.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "policy/boreas_round.h"
 
@@ -147,6 +148,11 @@ void BoreasScheduler::account(Round& r) {
     }
     r.running_by_queue.resize(book_->queue_count());
     r.running_by_queue[in.queue].push_back(j);
+    r.lowest_preemptible_class.resize(book_->queue_count(), std::numeric_limits<int32_t>::max());
+    if (in.class_preemptible) {
+      int32_t& lowest = r.lowest_preemptible_class[in.queue];
+      lowest = std::min(lowest, in.class_value);
+    }
     hold(r, j, d, +1);
     for (const TypeCount& tc : d) {
       r.free_by_type[tc.type.value()] -= tc.gpus;
@@ -190,7 +196,7 @@ void BoreasScheduler::rank(Round& r) {
 
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, options_.preemption.max_per_round, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, options_.preemption.max_per_round, 0};
   r.free_by_type.assign(view.cluster().catalog.size(), 0);
   r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
   for (const Node& n : view.cluster().nodes) {
