@@ -189,6 +189,27 @@ TEST(PhysicsEngine, PreemptedJobPaysItsCheckpointWriteAndRestore) {
   EXPECT_EQ(out->result.physics->lost_gpu_hours, 0);
 }
 
+// GPUs out of service are no budget: two 8-GPU nodes, node 1 down from t = 0 for the whole run.
+// LAS (threshold 800 GPU-s) demotes A (8 GPUs, 1000 s) at 100 s; B (8 GPUs, 100 s) arrives at
+// 200 s and must preempt A — counting node 1's GPUs, LAS would grant both and leave B waiting.
+TEST(PhysicsEngine, LasDoesNotCountGpusOutOfService) {
+  const Cluster c = hot_node(25, 1, 2);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000).add(200, 8, 100);
+  sim::EngineOptions e = physics("failures");
+  e.physics.random_failures = false;
+  e.physics.injected_failures = {{Time(), NodeId(1), Duration::seconds(100000)}};
+  policy::PolicyOptions las;
+  las.service.thresholds_gpu_s = {800};
+  auto out = testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "las", las, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const auto& jr = out->result.jobs;
+  EXPECT_EQ(jr[1].first_start.to_seconds(), 200);
+  EXPECT_EQ(jr[1].end.to_seconds(), 300);
+  EXPECT_EQ(jr[0].preemptions, 1u);
+  EXPECT_EQ(jr[0].end.to_seconds(), 1100);
+}
+
 // Two 8-GPU nodes; node 0 fails at 100 s and is repaired 1 h later, at 3700 s. A (8 GPUs, 1000 s)
 // runs on node 0 and B (8 GPUs, 1000 s) on node 1; A loses its 100 s (no checkpoints) and waits for
 // node 1, runs 1000–2000 s. C (8 GPUs, 100 s, submitted 2500 s) finds only node 1 in service. D

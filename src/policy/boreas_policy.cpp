@@ -199,9 +199,12 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, options_.preemption.max_per_round, 0};
   r.free_by_type.assign(view.cluster().catalog.size(), 0);
   r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
-  for (const Node& n : view.cluster().nodes) {
-    r.free_by_type[n.gpu_type ? n.gpu_type->value() : 0] += n.gpu_type ? n.gpu_count : 0;
-    r.largest_block = std::max(r.largest_block, view.state().node_free(NodeId(static_cast<uint32_t>(&n - view.cluster().nodes.data()))));
+  const std::vector<Node>& nodes = view.cluster().nodes;
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].gpu_type && !view.node_down(NodeId(i))) {  // nodes out of service host nothing
+      r.free_by_type[nodes[i].gpu_type->value()] += nodes[i].gpu_count;
+    }
+    r.largest_block = std::max(r.largest_block, view.state().node_free(NodeId(i)));
   }
   r.running_by_queue.resize(book_->queue_count());
   account(r);

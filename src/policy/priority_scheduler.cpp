@@ -156,7 +156,7 @@ void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, cons
 // only shrinks, so once it is below every waiting gang no pending job can be granted any more.
 void PriorityScheduler::decide(const state::ClusterView& view, const std::vector<Ranked>& running,
                                Plan& plan) {
-  uint64_t budget = view.total_gpus();
+  uint64_t budget = view.total_gpus() - view.down_gpus();  // nodes out of service host nothing
   for (JobId j : view.running()) {
     budget -= view.spec(j).preemptible ? 0 : view.spec(j).gpus;
   }

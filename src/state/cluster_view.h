@@ -25,6 +25,7 @@ class ClusterView {
 
   uint32_t total_gpus() const { return state_.total_gpus(); }
   uint32_t free_gpus() const { return state_.free_gpus(); }  // excludes nodes out of service
+  uint32_t down_gpus() const { return state_.down_gpus(); }  // on nodes out of service
   bool node_down(NodeId node) const { return state_.node_down(node); }
 
   Duration work_done(JobId job) const { return state_.work_done_at(job, now_); }
