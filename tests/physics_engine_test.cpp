@@ -327,6 +327,52 @@ TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
   EXPECT_LT(waste[3], waste[6]);
 }
 
+// Reclaim notices are one exponential process over the spot nodes in service and not under
+// notice, so the reclaims counted match those node-hours / mean hours between reclaims (here 1 h
+// per node, 0.25 h away). 8 spot nodes for the ~500 h a 500 h job takes: about 3,200 reclaims,
+// so ±6% is over 3 standard deviations (seeds 1–12 give 0.97–1.03). Treating the notice as dead
+// time in the process, as the first version did, gave 0.70 of the node-hours in service.
+TEST(PhysicsEngine, SpotReclaimRateMatchesTheNodeHoursInService) {
+  Cluster c = hot_node(25, 1, 8);
+  c.zones[0].spot = true;
+  sim::EngineOptions e = physics("spot,checkpoint");
+  e.seed = 11;
+  e.physics.spot.mean_hours_between_reclaims = 1;
+  e.physics.spot.mean_hours_reclaimed = 0.25;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 500 * 3600);
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const double span_h = out->result.jobs[0].end.to_seconds() / 3600;
+  const auto reclaims = static_cast<double>(out->result.physics->spot_reclaims);
+  const double notice_h = 120.0 / 3600;
+  const double eligible_h = 8 * span_h - out->result.physics->down_gpu_hours / 8 - reclaims * notice_h;
+  EXPECT_GT(reclaims, 2000);
+  EXPECT_NEAR(reclaims / eligible_h, 1.0, 0.06) << reclaims << " reclaims over " << eligible_h << " node-hours";
+}
+
+// Each GPU of a run is billed at its own node's tier: a 16-GPU job for 1 h across an on-demand
+// node ($4/GPU-h) and a spot node ($1/GPU-h) costs 8 × 4 + 8 × 1 = $40 (not 16 × 4). Energy
+// price 0, so only GPU-hours count.
+TEST(PhysicsEngine, AGangAcrossSpotAndOnDemandPaysEachTier) {
+  Cluster c = hot_node(25, 2, 1);
+  GpuType t = c.catalog.at(GpuTypeId(0));
+  t.price.on_demand_usd_per_hour = 4;
+  t.price.spot_usd_per_hour = 1;
+  GpuCatalog catalog;
+  catalog.add(t);
+  c.catalog = catalog;
+  c.zones.push_back(Zone{.name = "spot", .spot = true});
+  c.racks[1].zone = ZoneId(1);
+  sim::EngineOptions e = physics("cost");
+  e.physics.cost.energy_usd_per_kwh = 0;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 16, 3600);
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_NEAR(out->result.physics->cost_usd, 40.0, 1e-9);
+}
+
 // A spot node reclaimed every 2 h on average, 120 s notice, 60 s checkpoint writes: every reclaim
 // finds the job able to checkpoint within the notice, so it redoes exactly one restore (120 s) per
 // reclaim and loses no work.

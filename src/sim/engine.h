@@ -117,7 +117,8 @@ class Engine {
   void draw_failure(Time t);
   Status fail_node(NodeId node, Time t, Duration repair);
   std::vector<JobId> jobs_on(NodeId node) const;
-  void draw_reclaim(Time t);
+  void draw_reclaim(Time from);
+  void redraw_reclaim(Time t);
   Status reclaim_node(NodeId node, Time t);
   Status take_down(NodeId node, Time t, Duration away);
   Status bring_up(NodeId node, Time t);
@@ -155,6 +156,9 @@ class Engine {
   std::vector<uint8_t> spot_node_;         // per node: in spot_nodes_
   uint32_t reclaim_version_ = 0;           // the live reclaim draw; older ones are stale
   Duration reclaim_away_;                  // how long the live draw's node stays away
+  Time reclaim_notice_ = Time::never();    // when the live draw's notice arrives (never: none)
+  NodeId reclaim_node_;                    // the live draw's node
+  Time reclaim_from_ = Time::never();      // set by a reclaim: the next notice is drawn from its notice
   std::vector<Time> down_since_;           // per node: when it went out of service
 };
 

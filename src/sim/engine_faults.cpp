@@ -112,11 +112,14 @@ Status Engine::fail_node(NodeId node, Time t, Duration repair) {
   return take_down(node, t, repair);
 }
 
-// Spot reclaims (models::next_reclaim): one process over the spot nodes in service, redrawn after
-// each reclaim and return. Jobs on the node get the notice: those whose checkpoint write fits in
-// it lose nothing but the restore. The node stays away for the drawn time.
-void Engine::draw_reclaim(Time t) {
+// Spot reclaims (models::next_reclaim): notices form one exponential process over the spot nodes
+// in service; a reclaim follows its notice by the notice period. Jobs on the node get the notice:
+// those whose checkpoint write fits in it lose nothing but the restore. The node stays away for
+// the drawn time. The next notice is drawn from this one's instant (memoryless), so the notice
+// period is no dead time in the process.
+void Engine::draw_reclaim(Time from) {
   ++reclaim_version_;
+  reclaim_notice_ = Time::never();
   std::vector<NodeId> up;
   for (NodeId n : spot_nodes_) {
     if (!state_.node_down(n)) {
@@ -128,17 +131,32 @@ void Engine::draw_reclaim(Time t) {
   }
   const models::SpotReclaim r =
       models::next_reclaim(options_.physics.spot, static_cast<uint32_t>(up.size()), rng_);
+  reclaim_notice_ = from + r.notice_after;
+  reclaim_node_ = up[r.node];
   reclaim_away_ = r.returns_after - r.reclaim_after;
-  heap_.push(Event{t + r.reclaim_after, seq_++, Kind::kSpot, up[r.node].value(), reclaim_version_});
+  heap_.push(Event{from + r.reclaim_after, seq_++, Kind::kSpot, reclaim_node_.value(), reclaim_version_});
+}
+
+// The spot nodes in service changed at t: a reclaim whose notice is out still happens (unless its
+// node went down meanwhile); otherwise the next notice is drawn afresh over the nodes now up.
+void Engine::redraw_reclaim(Time t) {
+  if (!reclaim_notice_.is_never() && reclaim_notice_ <= t && !state_.node_down(reclaim_node_)) {
+    return;
+  }
+  draw_reclaim(reclaim_from_.is_never() ? t : reclaim_from_);
+  reclaim_from_ = Time::never();
 }
 
 Status Engine::reclaim_node(NodeId node, Time t) {
   ++physics_->totals().spot_reclaims;
+  const Time notice = reclaim_notice_;
   const std::vector<JobId> victims = jobs_on(node);
   for (JobId j : victims) {
     const Duration redo = physics_->redo_after_notice(j, t, options_.physics.spot.notice);
     BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kPreempted, redo));
   }
+  reclaim_notice_ = Time::never();  // consumed; taking the node down draws the next one
+  reclaim_from_ = notice;
   return take_down(node, t, reclaim_away_);
 }
 
@@ -170,7 +188,7 @@ void Engine::node_changed(NodeId node, Time t) {
     draw_failure(t);
   }
   if (spot_node_[node.value()]) {
-    draw_reclaim(t);
+    redraw_reclaim(t);
   }
 }
 

@@ -211,12 +211,23 @@ void Physics::charge_run(JobId job, std::span<const GpuId> gpus, Time t) {
   if (!options_.on.cost || gpus.empty()) {
     return;
   }
-  const Node& node = cluster_.nodes[state_.node_of(gpus.front()).value()];
-  const bool spot = cluster_.zones[cluster_.rack_of(node).zone.value()].spot;
-  const double price =
-      models::gpu_hour_price(cluster_.catalog.at(*node.gpu_type),
-                             spot ? models::PriceTier::kSpot : models::PriceTier::kOnDemand, options_.cost);
-  const double usd = price * n * (t - c.run_start).to_seconds() / 3600.0;
+  // Each GPU at its own node's type and tier: a gang may span spot and on-demand nodes.
+  double usd_per_hour = 0;
+  NodeId last;
+  double node_price = 0;
+  for (GpuId g : gpus) {
+    const NodeId id = state_.node_of(g);
+    if (id != last) {
+      const Node& node = cluster_.nodes[id.value()];
+      const bool spot = cluster_.zones[cluster_.rack_of(node).zone.value()].spot;
+      node_price = models::gpu_hour_price(cluster_.catalog.at(*node.gpu_type),
+                                          spot ? models::PriceTier::kSpot : models::PriceTier::kOnDemand,
+                                          options_.cost);
+      last = id;
+    }
+    usd_per_hour += node_price;
+  }
+  const double usd = usd_per_hour * (t - c.run_start).to_seconds() / 3600.0;
   totals_.cost_usd += usd;
   totals_.queue_cost_usd[state_.spec(job).queue.index()] += usd;
 }
