@@ -38,6 +38,15 @@ sim::EngineOptions physics(const char* list) {
   return e;
 }
 
+// Spot reclaims every `between_h` hours per node on average, nodes away `away_h` hours.
+sim::EngineOptions spot_physics(const char* list, uint64_t seed, double between_h, double away_h) {
+  sim::EngineOptions e = physics(list);
+  e.seed = seed;
+  e.physics.spot.mean_hours_between_reclaims = between_h;
+  e.physics.spot.mean_hours_reclaimed = away_h;
+  return e;
+}
+
 // Every run re-derives the state's invariants after every event, among them that no GPU of a node
 // out of service is held by a job.
 Result<sim::RunOutput> run(const Cluster& c, testing::JobListBuilder& jobs, const sim::EngineOptions& e,
@@ -253,10 +262,7 @@ TEST(PhysicsEngine, FailedNodeIsOutOfServiceUntilRepaired) {
 TEST(PhysicsEngine, ReclaimedSpotNodeIsAwayForTheDrawnTime) {
   Cluster c = hot_node(25, 1, 2);
   c.zones[0].spot = true;
-  sim::EngineOptions e = physics("spot");
-  e.seed = 4;
-  e.physics.spot.mean_hours_between_reclaims = 1000;
-  e.physics.spot.mean_hours_reclaimed = 1;
+  const sim::EngineOptions e = spot_physics("spot", 4, 1000, 1);
   models::Rng rng(e.seed);
   const models::SpotReclaim r = models::next_reclaim(e.physics.spot, 2, rng);
   const Time reclaim = Time() + r.reclaim_after;
@@ -335,10 +341,7 @@ TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
 TEST(PhysicsEngine, SpotReclaimRateMatchesTheNodeHoursInService) {
   Cluster c = hot_node(25, 1, 8);
   c.zones[0].spot = true;
-  sim::EngineOptions e = physics("spot,checkpoint");
-  e.seed = 11;
-  e.physics.spot.mean_hours_between_reclaims = 1;
-  e.physics.spot.mean_hours_reclaimed = 0.25;
+  const sim::EngineOptions e = spot_physics("spot,checkpoint", 11, 1, 0.25);
   testing::JobListBuilder jobs;
   jobs.add(0, 8, 500 * 3600);
   auto out = run(c, jobs, e);
