@@ -69,6 +69,7 @@ nlohmann::json to_json(const config::ClusterSummary& s, const Cluster& c) {
     j["zones"].push_back({{"name", z.name},
                           {"cooling", z.cooling},
                           {"pue", z.pue},
+                          {"spot", z.spot},
                           {"racks", z.racks},
                           {"nodes", z.nodes},
                           {"gpus", z.gpus},
@@ -128,8 +129,8 @@ void print_text(const config::ClusterSummary& s, const Cluster& c) {
             << grouped(s.gpus) << " GPUs, " << grouped(s.cpus) << " CPU cores, " << grouped(s.memory_gib)
             << " GiB memory\n\nzones:\n";
   for (const auto& z : s.zones) {
-    std::printf("  %-14s %-13s PUE %.2f  %5u racks  %6u nodes  %6u GPUs  %9.1f kW IT\n", z.name.c_str(),
-                z.cooling.c_str(), z.pue, z.racks, z.nodes, z.gpus, z.it_power_kw);
+    std::printf("  %-14s %-13s PUE %.2f  %5u racks  %6u nodes  %6u GPUs  %9.1f kW IT%s\n", z.name.c_str(),
+                z.cooling.c_str(), z.pue, z.racks, z.nodes, z.gpus, z.it_power_kw, z.spot ? "  spot" : "");
   }
   std::cout << "\nGPUs by type:\n";
   for (const auto& t : s.gpu_types) {

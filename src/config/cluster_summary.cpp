@@ -42,7 +42,7 @@ ClusterSummary summarize(const Cluster& cluster) {
   s.name = cluster.name;
   s.racks = static_cast<uint32_t>(cluster.racks.size());
   for (const auto& z : cluster.zones) {
-    s.zones.push_back({.name = z.name, .cooling = std::string(to_string(z.cooling)), .pue = z.pue});
+    s.zones.push_back({.name = z.name, .cooling = std::string(to_string(z.cooling)), .pue = z.pue, .spot = z.spot});
   }
   for (const auto& r : cluster.racks) {
     ++s.zones[r.zone.value()].racks;

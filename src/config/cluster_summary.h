@@ -20,6 +20,7 @@ struct ZoneSummary {
   std::string name;
   std::string cooling;
   double pue = 0;
+  bool spot = false;  // capacity the provider may reclaim
   uint32_t racks = 0;
   uint32_t nodes = 0;
   uint32_t gpus = 0;

@@ -1,6 +1,8 @@
 // The example specs: hand-computed summaries, and no crash on truncated or mutated copies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -12,7 +14,17 @@ namespace boreas::config {
 namespace {
 
 const std::string kExamples = std::string(BOREAS_SOURCE_DIR) + "/examples/clusters/";
-const std::vector<std::string> kExampleNames = {"hybrid", "philly", "peer-64", "peer-48", "openb"};
+// Every example cluster, so a new one is covered without editing this list.
+std::vector<std::string> example_names() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(kExamples)) {
+    if (e.path().extension() == ".yaml") {
+      names.push_back(e.path().stem().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
@@ -90,6 +102,18 @@ TEST(Examples, PhillyAndPeerClusters) {
   EXPECT_EQ(p48.racks, 1u);
 }
 
+// spot.yaml: an on-demand and a spot zone of 32 nodes x 8 H100-SXM each.
+TEST(Examples, SpotHasAnOnDemandAndASpotZone) {
+  const ClusterSummary spot = summary_of("spot");
+  ASSERT_EQ(spot.zones.size(), 2u);
+  EXPECT_FALSE(spot.zones[0].spot);
+  EXPECT_TRUE(spot.zones[1].spot);
+  EXPECT_EQ(spot.zones[0].gpus, 256u);
+  EXPECT_EQ(spot.zones[1].gpus, 256u);
+  EXPECT_EQ(spot.nodes, 64u);
+  EXPECT_EQ(spot.racks, 32u);
+}
+
 // Loads `text` and checks it either loads or fails with "name:line:col: what; hint".
 void expect_no_crash(const std::string& text, const std::string& label) {
   static const std::regex located(R"(^m\.yaml:[0-9]+:[0-9]+: [^;]+; .+)");
@@ -101,7 +125,9 @@ void expect_no_crash(const std::string& text, const std::string& label) {
 
 TEST(Examples, TruncatedAndMutatedSpecsNeverCrash) {
   const std::string bytes = ":{}[]-#&*!|>\"' \n\t0x";
-  for (const auto& name : kExampleNames) {
+  const std::vector<std::string> names = example_names();
+  EXPECT_GE(names.size(), 7u);
+  for (const auto& name : names) {
     const std::string text = slurp(kExamples + name + ".yaml");
     ASSERT_FALSE(text.empty()) << name;
     const size_t step = std::max<size_t>(1, text.size() / 150);
