@@ -78,6 +78,15 @@ class Arrivals {
   double t_ = 0;
 };
 
+const std::vector<std::pair<double, double>>& durations_for(const Tenant& t, uint32_t gpus) {
+  for (const auto& c : t.durations_by_gpus) {
+    if (gpus <= c.up_to_gpus) {
+      return c.quantiles;
+    }
+  }
+  return t.duration_quantiles;
+}
+
 }  // namespace
 
 Status check_spec(const SynthSpec& spec) {
@@ -95,6 +104,12 @@ Status check_spec(const SynthSpec& spec) {
         t.duration_quantiles.front().first != 0 || t.duration_quantiles.back().first != 1) {
       return invalid_argument("synth: tenant '" + t.name +
                               "' needs a positive weight, GPU counts and duration knots from q=0 to q=1");
+    }
+    for (const auto& c : t.durations_by_gpus) {
+      if (c.quantiles.size() < 2 || c.quantiles.front().first != 0 || c.quantiles.back().first != 1) {
+        return invalid_argument("synth: tenant '" + t.name + "': the duration class up to " +
+                                std::to_string(c.up_to_gpus) + " GPUs needs knots from q=0 to q=1");
+      }
     }
   }
   return Status::ok();
@@ -128,7 +143,8 @@ Trace synthesize(const SynthSpec& spec) {
     job.gpus = tenant.gpus[pick(tables[k].gpu_cumulative, rng.uniform())].first;
     job.kind = job.gpus == 0 ? JobKind::kBatch : JobKind::kTraining;
     job.submit = Time::from_micros(std::llround((at - first) * 1e6));
-    job.duration = Duration::seconds(std::max<int64_t>(1, std::llround(quantile(tenant.duration_quantiles, rng.uniform()))));
+    const double seconds = quantile(durations_for(tenant, job.gpus), rng.uniform());
+    job.duration = Duration::seconds(std::max<int64_t>(1, std::llround(seconds)));
     trace.jobs.push_back(job);
   }
   trace.format = "synth";

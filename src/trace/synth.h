@@ -23,6 +23,14 @@ struct Tenant {
   // interpolated linearly between knots, so the published percentiles are met exactly and the
   // tail is as heavy as the data's.
   std::vector<std::pair<double, double>> duration_quantiles;
+  // Optional: durations that depend on the GPU count (in Philly a median 1-GPU job runs 19 min, an
+  // 8-GPU one 6.6 h). A job uses the first class whose `up_to_gpus` ≥ its count, else the
+  // quantiles above.
+  struct DurationClass {
+    uint32_t up_to_gpus = 0;
+    std::vector<std::pair<double, double>> quantiles;
+  };
+  std::vector<DurationClass> durations_by_gpus;
 };
 
 struct SynthSpec {
