@@ -52,19 +52,41 @@ SynthSpec philly() {
 
 SynthSpec helios() {
   // 15,000 jobs over ~20.2 days; 4,204 CPU-only; GPU histogram values with ≥ 60 jobs (SOURCE.md).
-  // Duration percentiles of the bundled file (SOURCE.md gives p50 103, p75 1,225, p99 247,217).
+  // Duration percentiles of the bundled file (SOURCE.md gives p50 103, p75 1,225, p99 247,217),
+  // kept for reference: every job draws from its class below.
   const std::vector<std::pair<double, double>> durations = {
       {0, 1},        {0.25, 1},     {0.5, 102},      {0.75, 1225},      {0.9, 12328},
       {0.95, 35811}, {0.99, 243604}, {0.999, 1007143}, {1, 1964673}};
+  // As for Philly, durations by class, measured on the bundled file: CPU-only jobs (4,204; most
+  // last about a second), 1 GPU (5,939), 2–8 (3,617), more (1,240).
+  // clang-format off
+  const std::vector<std::pair<double, double>> cpu_durations = {
+      {0, 1}, {0.1, 1}, {0.25, 1}, {0.5, 1}, {0.75, 1},
+      {0.85, 1}, {0.9, 49}, {0.93, 92}, {0.95, 179}, {0.98, 11852},
+      {0.99, 38874}, {0.995, 107714}, {0.999, 579469}, {1, 1209839}};
+  const std::vector<Tenant::DurationClass> by_gpus = {
+      {1,
+       {{0, 1}, {0.1, 12}, {0.25, 68}, {0.5, 405}, {0.75, 2464},
+        {0.85, 7168}, {0.9, 11313}, {0.93, 16861}, {0.95, 23928}, {0.98, 56953},
+        {0.99, 102403}, {0.995, 260394}, {0.999, 617953}, {1, 1119026}}},
+      {8,
+       {{0, 1}, {0.1, 8}, {0.25, 39}, {0.5, 190}, {0.75, 3003},
+        {0.85, 16507}, {0.9, 38224}, {0.93, 67371}, {0.95, 109202}, {0.98, 257576},
+        {0.99, 428446}, {0.995, 599818}, {0.999, 1213120}, {1, 1964673}}},
+      {UINT32_MAX,
+       {{0, 1}, {0.1, 5}, {0.25, 40}, {0.5, 244}, {0.75, 3524},
+        {0.85, 17638}, {0.9, 46362}, {0.93, 82545}, {0.95, 126273}, {0.98, 208476},
+        {0.99, 324924}, {0.995, 528237}, {0.999, 1184288}, {1, 1213128}}}};
+  // clang-format on
   SynthSpec s;
   s.mean_interarrival_s = 20.2 * 86400 / 14999.0;
-  s.tenants.push_back({"cpu", 4204, {{0, 1}}, durations, {}});
+  s.tenants.push_back({"cpu", 4204, {{0, 1}}, cpu_durations, {}});
   s.tenants.push_back({"gpu",
                        10796,
                        {{1, 5939}, {2, 544}, {4, 647}, {8, 2382}, {16, 579}, {24, 112}, {32, 246}, {48, 104},
                         {80, 42}, {128, 12}, {160, 13}},
                        durations,
-                       {}});
+                       by_gpus});
   return s;
 }
 
