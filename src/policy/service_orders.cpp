@@ -57,7 +57,7 @@ void ServiceLevels::resize(size_t jobs) {
     levels_.resize(jobs, 0);
     entries_.resize(jobs, -1);
     offsets_.resize(jobs, 0);
-    latest_.resize(jobs, Due{0, JobId(), -1, 0, 0});
+    latest_.resize(jobs, kNoDue);
   }
 }
 
@@ -119,7 +119,7 @@ void ServiceLevels::follow_runs(const state::ClusterView& view) {
     state_instance_ = st.instance();
     journal_seen_ = rates_seen_ = 0;
     due_.clear();
-    std::fill(latest_.begin(), latest_.end(), Due{0, JobId(), -1, 0, 0});
+    std::fill(latest_.begin(), latest_.end(), kNoDue);
   }
   for (; journal_seen_ < st.journal().size(); ++journal_seen_) {
     expect(st.journal()[journal_seen_], view);

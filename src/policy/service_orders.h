@@ -55,6 +55,7 @@ class ServiceLevels {
     uint32_t level;
     bool operator>(const Due& o) const { return at_us != o.at_us ? at_us > o.at_us : o.job < job; }
   };
+  static constexpr Due kNoDue{0, JobId(), -1, 0, 0};  // a job with no entry pushed (never current)
   uint32_t level_for(int64_t attained_us) const;
   void resize(size_t jobs);
   void follow_runs(const state::ClusterView& view);

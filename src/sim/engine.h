@@ -118,11 +118,11 @@ class Engine {
   Status fail_node(NodeId node, Time t, Duration repair);
   std::vector<JobId> jobs_on(NodeId node) const;
   void draw_reclaim(Time from);
-  void redraw_reclaim(Time t);
+  void redraw_reclaim(Time t, Time from);
   Status reclaim_node(NodeId node, Time t);
-  Status take_down(NodeId node, Time t, Duration away);
+  Status take_down(NodeId node, Time t, Duration away, Time reclaim_from);
   Status bring_up(NodeId node, Time t);
-  void node_changed(NodeId node, Time t);
+  void node_changed(NodeId node, Time t, Time reclaim_from);
   void charge_down_time(NodeId node, Time until);
   void sample_until(Time t);
   void notify(Time t);
@@ -158,7 +158,6 @@ class Engine {
   Duration reclaim_away_;                  // how long the live draw's node stays away
   Time reclaim_notice_ = Time::never();    // when the live draw's notice arrives (never: none)
   NodeId reclaim_node_;                    // the live draw's node
-  Time reclaim_from_ = Time::never();      // set by a reclaim: the next notice is drawn from its notice
   std::vector<Time> down_since_;           // per node: when it went out of service
 };
 

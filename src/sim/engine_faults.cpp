@@ -109,7 +109,7 @@ Status Engine::fail_node(NodeId node, Time t, Duration repair) {
     const Duration redo = physics_->lost_on_kill(j, t);
     BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kFailed, redo));
   }
-  return take_down(node, t, repair);
+  return take_down(node, t, repair, t);
 }
 
 // Spot reclaims (models::next_reclaim): notices form one exponential process over the spot nodes
@@ -139,12 +139,12 @@ void Engine::draw_reclaim(Time from) {
 
 // The spot nodes in service changed at t: a reclaim whose notice is out still happens (unless its
 // node went down meanwhile); otherwise the next notice is drawn afresh over the nodes now up.
-void Engine::redraw_reclaim(Time t) {
+// `from`: when the exponential clock starts (t, or the notice of the reclaim that just happened).
+void Engine::redraw_reclaim(Time t, Time from) {
   if (!reclaim_notice_.is_never() && reclaim_notice_ <= t && !state_.node_down(reclaim_node_)) {
     return;
   }
-  draw_reclaim(reclaim_from_.is_never() ? t : reclaim_from_);
-  reclaim_from_ = Time::never();
+  draw_reclaim(from);
 }
 
 Status Engine::reclaim_node(NodeId node, Time t) {
@@ -156,16 +156,15 @@ Status Engine::reclaim_node(NodeId node, Time t) {
     BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kPreempted, redo));
   }
   reclaim_notice_ = Time::never();  // consumed; taking the node down draws the next one
-  reclaim_from_ = notice;
-  return take_down(node, t, reclaim_away_);
+  return take_down(node, t, reclaim_away_, notice);
 }
 
 // Out of service: no free GPUs in any index until the node is back after `away`.
-Status Engine::take_down(NodeId node, Time t, Duration away) {
+Status Engine::take_down(NodeId node, Time t, Duration away, Time reclaim_from) {
   BOREAS_RETURN_IF_ERROR(state_.take_down(node));
   down_since_[node.value()] = t;
   heap_.push(Event{t + away, seq_++, Kind::kNodeBack, node.value(), 0});
-  node_changed(node, t);
+  node_changed(node, t, reclaim_from);
   return Status::ok();
 }
 
@@ -173,13 +172,13 @@ Status Engine::bring_up(NodeId node, Time t) {
   BOREAS_RETURN_IF_ERROR(state_.bring_up(node));
   charge_down_time(node, t);
   down_since_[node.value()] = Time::never();
-  node_changed(node, t);
+  node_changed(node, t, t);
   return Status::ok();
 }
 
 // A node out of service neither fails nor is reclaimed: its components follow its state and the
-// processes it belongs to are redrawn.
-void Engine::node_changed(NodeId node, Time t) {
+// processes it belongs to are redrawn (the reclaim process from `reclaim_from`).
+void Engine::node_changed(NodeId node, Time t, Time reclaim_from) {
   const uint32_t c = node_component_[node.value()];
   if (c != kNone) {
     const bool up = !state_.node_down(node);
@@ -188,7 +187,7 @@ void Engine::node_changed(NodeId node, Time t) {
     draw_failure(t);
   }
   if (spot_node_[node.value()]) {
-    redraw_reclaim(t);
+    redraw_reclaim(t, reclaim_from);
   }
 }
 

@@ -182,11 +182,20 @@ Duration Physics::lost_on_kill(JobId job, Time t) {
   return lost + restore;
 }
 
-Duration Physics::redo_after_notice(JobId job, Time t, Duration notice) {
+// One checkpoint write of the job: its own cost, else the default.
+Duration Physics::checkpoint_write(JobId job) const {
   const Ckpt& c = ckpt_[job.value()];
-  const Duration write = c.write > Duration::zero() ? c.write : options_.checkpoint_write;
+  return c.write > Duration::zero() ? c.write : options_.checkpoint_write;
+}
+
+void Physics::charge_write(JobId job, Duration write) {
+  totals_.checkpoint_overhead_gpu_hours += write.to_seconds() / 3600.0 * state_.spec(job).gpus;
+}
+
+Duration Physics::redo_after_notice(JobId job, Time t, Duration notice) {
+  const Duration write = checkpoint_write(job);
   if (options_.on.checkpoint && write <= notice) {
-    totals_.checkpoint_overhead_gpu_hours += write.to_seconds() / 3600.0 * state_.spec(job).gpus;
+    charge_write(job, write);
     return options_.restore;
   }
   return lost_on_kill(job, t);
@@ -195,9 +204,8 @@ Duration Physics::redo_after_notice(JobId job, Time t, Duration notice) {
 // The write happens before the GPUs are given up, but the engine hands them to the preemptor at
 // once; the victim redoes the write's time on resuming instead, so its GPU time and JCT carry it.
 Duration Physics::checkpoint_before_stop(JobId job) {
-  const Ckpt& c = ckpt_[job.value()];
-  const Duration write = c.write > Duration::zero() ? c.write : options_.checkpoint_write;
-  totals_.checkpoint_overhead_gpu_hours += write.to_seconds() / 3600.0 * state_.spec(job).gpus;
+  const Duration write = checkpoint_write(job);
+  charge_write(job, write);
   return write + options_.restore;
 }
 

@@ -133,6 +133,8 @@ class Physics {
   const PhysicsOptions& options() const { return options_; }
 
  private:
+  Duration checkpoint_write(JobId job) const;
+  void charge_write(JobId job, Duration write);  // into checkpoint_overhead_gpu_hours
   struct Ckpt {
     Time run_start;
     Duration work0;

@@ -76,6 +76,13 @@ Status ClusterState::check_job(JobId job) const {
   return Status::ok();
 }
 
+Status ClusterState::check_node(NodeId node) const {
+  if (!node.valid() || node.value() >= down_.size()) {
+    return invalid_argument("unknown node id " + std::to_string(node.value()));
+  }
+  return Status::ok();
+}
+
 Status ClusterState::submit(JobId job, Time now) {
   BOREAS_RETURN_IF_ERROR(check_job(job));
   JobRecord& r = records_[job.value()];
@@ -274,9 +281,7 @@ Status ClusterState::set_rate(JobId job, double rate, Time now) {
 }
 
 Status ClusterState::take_down(NodeId node) {
-  if (!node.valid() || node.value() >= down_.size()) {
-    return invalid_argument("unknown node id " + std::to_string(node.value()));
-  }
+  BOREAS_RETURN_IF_ERROR(check_node(node));
   const Node& n = cluster_.nodes[node.value()];
   if (down_[node.value()]) {
     return conflict("node " + n.name + " is already out of service");
@@ -291,9 +296,7 @@ Status ClusterState::take_down(NodeId node) {
 }
 
 Status ClusterState::bring_up(NodeId node) {
-  if (!node.valid() || node.value() >= down_.size()) {
-    return invalid_argument("unknown node id " + std::to_string(node.value()));
-  }
+  BOREAS_RETURN_IF_ERROR(check_node(node));
   const Node& n = cluster_.nodes[node.value()];
   if (!down_[node.value()]) {
     return conflict("node " + n.name + " is in service already");

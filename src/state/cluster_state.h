@@ -104,6 +104,7 @@ class ClusterState {
 
  private:
   Status check_job(JobId job) const;
+  Status check_node(NodeId node) const;
   Status check_gpus(JobId job, std::span<const GpuId> gpus) const;
   void take(JobId job, std::span<const GpuId> gpus);
   Duration banked_work(JobId job, Time now) const;
