@@ -116,6 +116,16 @@ TEST(Synth, PhillyPresetOffersTheTracesGpuTime) {
   EXPECT_NEAR(eight[eight.size() / 2], 23683, 23683 * 0.15);  // 8-GPU median in the data
 }
 
+// A duration class without knots from q=0 to q=1 is refused, naming the tenant and the class.
+TEST(Synth, ABadDurationClassIsNamed) {
+  SynthSpec spec = *synth_preset("philly");
+  ASSERT_TRUE(check_spec(spec).is_ok());
+  spec.tenants[1].durations_by_gpus[2].quantiles.pop_back();  // the class up to 8 GPUs loses q=1
+  const Status st = check_spec(spec);
+  EXPECT_EQ(st.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(st.message(), "synth: tenant '11cb48': the duration class up to 8 GPUs needs knots from q=0 to q=1");
+}
+
 TEST(Synth, DiurnalArrivalsKeepTheMeanRateAndPeakAfternoons) {
   SynthSpec spec = *synth_preset("helios");
   spec.jobs = 50'000;
