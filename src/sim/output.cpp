@@ -58,6 +58,9 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["cluster"] = info.cluster.empty() ? cluster.name : info.cluster;
   j["trace"] = info.trace;
   j["seed"] = info.seed;
+  j["reference_gpu"] = info.reference_gpu;
+  j["reference_gpu_rule"] = info.reference_gpu_why;
+  j["offered_load"] = info.offered_load;
   j["gpus"] = cluster.gpu_count();
   j["jobs"] = s.jobs;
   j["completed_jobs"] = s.completed;
@@ -215,6 +218,10 @@ void write_zones(std::ostream& os, const RunOutput& run, const Cluster& cluster)
 
 }  // namespace
 
+std::string summary_text(const RunOutput& run, const OutputInfo& info, const Cluster& cluster) {
+  return summary_json(run, info, cluster).dump(2);
+}
+
 Status write_run(const std::string& policy_dir, const RunOutput& run, const OutputInfo& info,
                  const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols) {
   std::error_code ec;
@@ -224,7 +231,7 @@ Status write_run(const std::string& policy_dir, const RunOutput& run, const Outp
     return io_error(policy_dir + ": cannot create folder: " + ec.message());
   }
   BOREAS_RETURN_IF_ERROR(write_file(dir / "summary.json", [&](std::ostream& os) {
-    os << summary_json(run, info, cluster).dump(2) << '\n';
+    os << summary_text(run, info, cluster) << '\n';
   }));
   BOREAS_RETURN_IF_ERROR(
       write_file(dir / "jobs.csv", [&](std::ostream& os) { write_jobs(os, run, jobs, symbols); }));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "trace/stats.h"
 #include "trace/synth.h"
@@ -156,6 +157,65 @@ TEST(Synth, HeliosPresetMatchesTheFile) {
   }
   EXPECT_NEAR(gpu_s / 100'000 / 86066, 0.95, 0.1);
   EXPECT_FALSE(synth_preset("borg").is_ok());
+}
+
+}  // namespace
+}  // namespace boreas::trace
+
+namespace boreas::trace {
+namespace {
+
+TEST(Load, OfferedLoadOfTheFixtureByHand) {
+  // 4 jobs, 23,826 GPU-seconds, submits over one day: on 10 GPUs the load is 23826 / 864000.
+  EXPECT_DOUBLE_EQ(offered_load(philly_small(), 10), 23826.0 / 864000);
+  EXPECT_EQ(offered_load(philly_small(), 0), 0);
+}
+
+TEST(Load, SetOfferedLoadRescalesGapsOnly) {
+  const Trace before = philly_small();
+  Trace t = philly_small();
+  ASSERT_TRUE(set_offered_load(t, 10, 0.5).is_ok());
+  EXPECT_NEAR(offered_load(t, 10), 0.5, 1e-9);
+  // Job mix unchanged, order kept, the first still at 0, every gap scaled by the same factor.
+  const double factor = (23826.0 / 864000) / 0.5;
+  ASSERT_EQ(t.jobs.size(), before.jobs.size());
+  for (size_t i = 0; i < t.jobs.size(); ++i) {
+    EXPECT_EQ(t.jobs[i].duration, before.jobs[i].duration);
+    EXPECT_EQ(t.jobs[i].gpus, before.jobs[i].gpus);
+    EXPECT_NEAR(t.jobs[i].submit.to_seconds(), before.jobs[i].submit.to_seconds() * factor, 1e-6);
+  }
+  EXPECT_EQ(t.jobs.front().submit, Time::zero());
+}
+
+TEST(Load, SetOfferedLoadIsLoudWhenThereIsNoRate) {
+  Trace t = philly_small();
+  t.jobs.resize(1);
+  const Status st = set_offered_load(t, 10, 0.7);
+  EXPECT_FALSE(st.is_ok());
+  EXPECT_NE(st.message().find("one instant"), std::string::npos);
+  Trace u = philly_small();
+  EXPECT_FALSE(set_offered_load(u, 10, 0).is_ok());
+}
+
+TEST(Slice, KeepsConsecutiveJobsFromASeededStart) {
+  const Trace full = philly_small();
+  std::set<int64_t> starts;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Trace t = philly_small();
+    apply_slice(t, 2, seed);
+    ASSERT_EQ(t.jobs.size(), 2u);
+    EXPECT_EQ(t.jobs[0].submit, Time::zero());
+    // The two kept jobs are neighbours in the full trace: find the first by its duration.
+    const auto first = std::find_if(full.jobs.begin(), full.jobs.end(),
+                                    [&](const JobSpec& j) { return j.duration == t.jobs[0].duration; });
+    ASSERT_NE(first + 1, full.jobs.end());
+    EXPECT_EQ((first + 1)->duration, t.jobs[1].duration);
+    starts.insert(first - full.jobs.begin());
+    Trace again = philly_small();
+    apply_slice(again, 2, seed);
+    EXPECT_EQ(again.jobs[0].duration, t.jobs[0].duration);  // same seed, same slice
+  }
+  EXPECT_EQ(starts.size(), 3u);  // every start 0..2 is drawn
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "trace/transform.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "trace/text.h"
@@ -135,6 +136,56 @@ void apply_sample(Trace& trace, uint64_t n, uint64_t seed) {
   }
   jobs = std::move(kept);
   renumber(trace);
+}
+
+void apply_slice(Trace& trace, uint64_t n, uint64_t seed) {
+  auto& jobs = trace.jobs;
+  if (n >= jobs.size()) {
+    return;
+  }
+  std::mt19937_64 rng(seed);
+  const uint64_t first = rng() % (jobs.size() - n + 1);  // modulo bias negligible (see above)
+  std::vector<JobSpec> kept(jobs.begin() + static_cast<std::ptrdiff_t>(first),
+                            jobs.begin() + static_cast<std::ptrdiff_t>(first + n));
+  jobs = std::move(kept);
+  renumber(trace);
+}
+
+double offered_load(const Trace& trace, double capacity_gpus) {
+  if (trace.jobs.size() < 2 || capacity_gpus <= 0) {
+    return 0;
+  }
+  double work = 0;
+  for (const JobSpec& j : trace.jobs) {
+    work += j.duration.to_seconds() * j.gpus;
+  }
+  const double span = (trace.jobs.back().submit - trace.jobs.front().submit).to_seconds();
+  return span > 0 ? work / (capacity_gpus * span) : 0;
+}
+
+void scale_arrivals(Trace& trace, double factor) {
+  if (trace.jobs.empty()) {
+    return;
+  }
+  const Time origin = trace.jobs.front().submit;
+  for (JobSpec& j : trace.jobs) {
+    const double gap_us = static_cast<double>((j.submit - origin).us()) * factor;
+    j.submit = origin + Duration::micros(std::llround(gap_us));
+  }
+}
+
+Status set_offered_load(Trace& trace, double capacity_gpus, double target) {
+  if (!(target > 0)) {
+    return invalid_argument("--load: give an offered load > 0, e.g. --load 0.7");
+  }
+  const double now = offered_load(trace, capacity_gpus);
+  if (now <= 0) {
+    return invalid_argument(
+        "--load: the trace's jobs are all submitted at one instant (or carry no GPU work), so there is "
+        "no arrival rate to rescale; drop --load");
+  }
+  scale_arrivals(trace, now / target);
+  return Status::ok();
 }
 
 }  // namespace boreas::trace

@@ -26,5 +26,19 @@ Result<Filter> parse_filter(const std::string& spec);
 void apply_filter(Trace& trace, const Filter& filter);
 // Keeps `n` jobs chosen uniformly without replacement (all when n >= size), in trace order.
 void apply_sample(Trace& trace, uint64_t n, uint64_t seed);
+// Keeps `n` consecutive jobs (in submit order) from a start drawn uniformly from `seed`, so a
+// sample keeps the trace's burstiness; all jobs when n >= size.
+void apply_slice(Trace& trace, uint64_t n, uint64_t seed);
+
+// Offered load: the trace's work (duration × GPUs, reference-GPU seconds) over what
+// `capacity_gpus` reference GPUs can do between the first and the last submit. 0 when the
+// trace spans no time or the capacity is 0.
+double offered_load(const Trace& trace, double capacity_gpus);
+// Multiplies every gap between submits by `factor` (> 0): the job mix stays, the load moves by
+// 1 / factor. Submits are rounded to whole microseconds, so order is kept.
+void scale_arrivals(Trace& trace, double factor);
+// Scales arrivals so that offered_load(trace, capacity_gpus) is `target`; fails when the trace
+// spans no time (a single instant has no rate to rescale) or the target is not > 0.
+Status set_offered_load(Trace& trace, double capacity_gpus, double target);
 
 }  // namespace boreas::trace

@@ -1,0 +1,145 @@
+#include "cli/sim_options.h"
+
+#include <fmt/format.h>
+#include <sstream>
+
+#include "config/cluster_spec.h"
+#include "trace/transform.h"
+
+namespace boreas::cli {
+
+void add_sim_options(CLI::App* cmd, SimArgs& a) {
+  cmd->add_option("--cluster", a.cluster, "cluster spec YAML")->required();
+  cmd->add_option("--trace", a.trace, "job trace (any supported format, .gz ok)")->required();
+  cmd->add_option("--format", a.format, "trace format (default: auto-detect)");
+  cmd->add_option("--map", a.map, "generic CSV column map, e.g. submit=ts,duration=run,gpus=n");
+  cmd->add_option("--policy", a.policies,
+                  "comma-separated policies: fifo,fjf,easy-backfill,srtf,srtf-gpu,las,gittins,boreas");
+  cmd->add_option("--seed", a.seed, "random seed (stochastic models, --slice, --production-fraction)");
+  cmd->add_option("--load", a.load,
+                  "rescale the trace's inter-arrival times so its offered load on the cluster is X "
+                  "(job mix unchanged; docs/formats/sim-output.md, offered_load)");
+  cmd->add_option("--slice", a.slice,
+                  "replay N consecutive jobs from a start drawn from --seed (0 = the whole trace)");
+  cmd->add_option("--reference-gpu", a.reference_gpu,
+                  "GPU type the trace's durations were measured on (default: the trace format's rule, "
+                  "else the cluster's most common type; docs/models.md)");
+  cmd->add_option("--sample-interval", a.sample_interval_s, "time-series sample interval, simulated seconds");
+  cmd->add_option("--preemption-overhead", a.preemption_overhead_s,
+                  "seconds of work redone after each preemption");
+  cmd->add_option("--time-limit-factor", a.time_limit_factor,
+                  "easy-backfill: a job without a time limit asks for this × its duration");
+  cmd->add_option("--las-thresholds", a.las_thresholds, "las/gittins queue thresholds in GPU-seconds")
+      ->delimiter(',');
+  cmd->add_option("--starvation-factor", a.starvation,
+                  "las/gittins: promote a job pending this many times its run time (0 = off)");
+  cmd->add_option("--physics", a.physics,
+                  "models applied: none (default), all, or a comma list of "
+                  "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
+  add_tenancy_options(cmd, a.tenancy);
+  add_placement_options(cmd, a.placement_args);
+}
+
+std::vector<std::string> split_policies(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (!item.empty()) {
+      out.push_back(item);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+Status check_args(const SimArgs& a, const policy::PolicyRegistry& registry) {
+  const auto names = split_policies(a.policies);
+  if (names.empty()) {
+    return invalid_argument("--policy: give at least one policy, e.g. --policy fifo,las");
+  }
+  for (const auto& n : names) {
+    BOREAS_RETURN_IF_ERROR(registry.check_policy(n).with_context("--policy: "));
+  }
+  policy::PolicyOptions probe;
+  BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement_args, registry, probe));
+  if (a.sample_interval_s <= 0 || a.preemption_overhead_s < 0 || a.time_limit_factor <= 0) {
+    return invalid_argument(
+        "--sample-interval and --time-limit-factor must be > 0, --preemption-overhead >= 0");
+  }
+  if (a.load < 0) {
+    return invalid_argument("--load: give an offered load > 0, e.g. --load 0.7 (or leave it out)");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<SimInputs> read_sim_inputs(const SimArgs& a) {
+  auto cluster = config::load_cluster_file(a.cluster);
+  if (!cluster.is_ok()) {
+    return cluster.status();
+  }
+  trace::ReadOptions ro;
+  ro.format = a.format;
+  ro.column_map = a.map;
+  auto tr = trace::read_trace_file(a.trace, ro);
+  if (!tr.is_ok()) {
+    return tr.status();
+  }
+  SimInputs in;
+  in.cluster = std::move(*cluster);
+  in.trace = std::move(*tr);
+  return in;
+}
+
+Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, SimInputs& in) {
+  BOREAS_RETURN_IF_ERROR(check_args(a, registry));
+  auto physics = sim::parse_physics(a.physics);
+  if (!physics.is_ok()) {
+    return physics.status();
+  }
+  a.physics_on = *physics;
+  auto reference = sim::choose_reference_gpu(a.reference_gpu, in.trace.format, in.cluster);
+  if (!reference.is_ok()) {
+    return reference.status();
+  }
+  in.reference = std::move(*reference);
+  if (a.slice > 0) {
+    trace::apply_slice(in.trace, a.slice, a.seed);
+  }
+  const double capacity = sim::reference_capacity(in.cluster, in.reference.name, a.physics_on.throughput);
+  if (a.load > 0) {
+    BOREAS_RETURN_IF_ERROR(trace::set_offered_load(in.trace, capacity, a.load));
+  }
+  in.offered_load = trace::offered_load(in.trace, capacity);
+  return prepare_tenancy(a.tenancy, in.cluster, in.trace, a.seed);
+}
+
+Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegistry& registry,
+                                      const SimInputs& in, const std::string& name,
+                                      std::function<void(double)> progress) {
+  sim::RunRequest req;
+  req.cluster = &in.cluster;
+  req.jobs = in.trace.jobs;
+  req.symbols = &in.trace.symbols;
+  req.policy = name;
+  req.policy_options.time_limit_factor = a.time_limit_factor;
+  req.policy_options.service.thresholds_gpu_s = a.las_thresholds;
+  req.policy_options.service.starvation_factor = a.starvation;
+  req.policy_options.tenancy = a.tenancy.loaded;
+  BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement_args, registry, req.policy_options));
+  req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
+  req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
+  req.engine_options.seed = a.seed;
+  req.engine_options.physics.on = a.physics_on;
+  req.engine_options.physics.reference_gpu = in.reference.name;
+  req.progress = std::move(progress);
+  return sim::run_policy(registry, req);
+}
+
+sim::OutputInfo output_info(const SimArgs& a, const SimInputs& in) {
+  return sim::OutputInfo{in.cluster.name, a.trace, a.seed, in.reference.name, in.reference.why, in.offered_load};
+}
+
+}  // namespace boreas::cli

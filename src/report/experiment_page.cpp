@@ -1,0 +1,151 @@
+// The HTML page of an experiment's results.json: one table per load, arms as rows, each metric as
+// mean ± 95% CI over seeds, and each arm's paired change against the baseline arm.
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "report/experiment_results.h"
+
+namespace boreas::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double v) {
+  const double a = std::fabs(v);
+  if (a >= 1000) {
+    return fmt::format("{:.0f}", v);
+  }
+  if (a >= 10) {
+    return fmt::format("{:.1f}", v);
+  }
+  return fmt::format("{:.3g}", v);
+}
+
+// +1 when a larger value is better, -1 when smaller is better, 0 when neither.
+int direction(std::string_view metric) {
+  for (std::string_view better : {"utilization", "goodput", "completed", "slo_attainment"}) {
+    if (metric.find(better) != std::string_view::npos) {
+      return 1;
+    }
+  }
+  for (std::string_view worse : {"jct", "queue", "slowdown", "energy", "cost", "throttled", "violation",
+                                 "idle", "preempt", "lost", "makespan", "shortfall", "dropped", "recovery"}) {
+    if (metric.find(worse) != std::string_view::npos) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+std::string change_cell(const Json& vs, const std::string& metric) {
+  if (!vs.contains(metric)) {
+    return "";
+  }
+  const Json& d = vs[metric];
+  const double change = d["change"].get<double>() * 100;
+  const double ci = d["change_ci95"].get<double>() * 100;
+  std::string cls = "ns";
+  if (d["significant"].get<bool>()) {
+    const int dir = direction(metric);
+    cls = dir == 0 ? "sig" : ((change > 0) == (dir > 0) ? "better" : "worse");
+  }
+  return fmt::format("<div class=\"{}\">{:+.1f}% ± {:.1f}%</div>", cls, change, ci);
+}
+
+std::string arm_row(const Json& arm, const std::vector<std::string>& metrics) {
+  std::string row = "<tr><th>" + escape(arm["name"].get<std::string>()) + "</th>";
+  const Json empty = Json::object();
+  const Json& vs = arm.contains("vs_baseline") ? arm["vs_baseline"] : empty;
+  for (const auto& m : metrics) {
+    if (!arm["metrics"].contains(m)) {
+      row += "<td>–</td>";
+      continue;
+    }
+    const Json& v = arm["metrics"][m];
+    row += fmt::format("<td>{} <span class=\"ci\">± {}</span>{}</td>", number(v["mean"].get<double>()),
+                       number(v["ci95"].get<double>()), change_cell(vs, m));
+  }
+  return row + "</tr>\n";
+}
+
+std::string load_label(const Json& load) {
+  return load.is_null() ? "the trace's own arrivals" : fmt::format("offered load {}", load.get<double>());
+}
+
+std::vector<std::string> shown_metrics(const Json& results) {
+  std::vector<std::string> metrics = results["report_metrics"].get<std::vector<std::string>>();
+  if (metrics.empty()) {
+    metrics = {"avg_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s"};
+  }
+  return metrics;
+}
+
+std::string load_table(const Json& results, const Json& load, const std::vector<std::string>& metrics) {
+  std::string html = "<h2>" + escape(load_label(load)) + "</h2>\n<table><tr><th>arm</th>";
+  for (const auto& m : metrics) {
+    html += "<th>" + escape(m) + "</th>";
+  }
+  html += "</tr>\n";
+  for (const Json& arm : results["arms"]) {
+    if (arm["load"] == load) {
+      html += arm_row(arm, metrics);
+    }
+  }
+  return html + "</table>\n";
+}
+
+constexpr std::string_view kStyle = R"(
+body{font:14px/1.45 system-ui,sans-serif;max-width:1200px;margin:24px auto;padding:0 16px;color:#222}
+table{border-collapse:collapse;width:100%;margin:8px 0 24px;table-layout:fixed}
+th,td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:right;vertical-align:top;overflow-wrap:anywhere}
+th:first-child{text-align:left}.ci{color:#777;font-size:12px}
+.better{color:#0a7b34;font-size:12px}.worse{color:#b3261e;font-size:12px}.ns,.sig{color:#777;font-size:12px}
+code{background:#f4f4f4;padding:1px 4px}
+)";
+
+}  // namespace
+
+std::string experiment_html(const Json& results) {
+  const std::vector<std::string> metrics = shown_metrics(results);
+  std::string html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>" +
+                     escape(results["experiment"].get<std::string>()) + "</title><style>" + std::string(kStyle) +
+                     "</style></head><body>\n";
+  html += "<h1>" + escape(results["experiment"].get<std::string>()) + "</h1>\n";
+  html += "<p>" + escape(results["question"].get<std::string>()) + "</p>\n";
+  html += "<p>Each cell: mean over seeds ± the 95% confidence interval's half-width (Student t). Under each "
+          "non-baseline arm: the paired change against <b>" +
+          escape(results["baseline"].get<std::string>()) +
+          "</b> (same seeds), green when better and red when worse beyond the interval, grey when the "
+          "interval includes no change.</p>\n";
+  html += "<p>Command: <code>" + escape(results["command"].get<std::string>()) + "</code></p>\n";
+  std::vector<Json> loads;
+  for (const Json& arm : results["arms"]) {
+    if (std::find(loads.begin(), loads.end(), arm["load"]) == loads.end()) {
+      loads.push_back(arm["load"]);
+    }
+  }
+  for (const Json& load : loads) {
+    html += load_table(results, load, metrics);
+  }
+  return html + "</body></html>\n";
+}
+
+}  // namespace boreas::report

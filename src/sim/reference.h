@@ -1,0 +1,28 @@
+#pragma once
+// Reference hardware and offered load (docs/models.md, "Reference hardware"): a trace's durations
+// are durations on one stated GPU type, and the load a trace offers a cluster is its work over what
+// the cluster's GPUs can do, counted in that type's units when the throughput model is on.
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "core/topology.h"
+
+namespace boreas::sim {
+
+struct ReferenceGpu {
+  std::string name;  // catalog name; empty: none chosen (no GPU nodes and no rule)
+  std::string why;   // how it was chosen, printed by `boreas sim` and kept in summary.json
+};
+
+// `flag` (--reference-gpu) when given, checked against the catalog; else the rule for the trace's
+// format (Philly: P100, see the function); else the cluster's most common GPU type.
+Result<ReferenceGpu> choose_reference_gpu(std::string_view flag, std::string_view trace_format,
+                                          const Cluster& cluster);
+
+// How many reference GPUs the cluster's GPUs are worth: with the throughput model, each GPU counts
+// as its speed over the reference's for the default job class; without it, every GPU counts 1.
+double reference_capacity(const Cluster& cluster, const std::string& reference_gpu, bool throughput_on);
+
+}  // namespace boreas::sim
