@@ -38,9 +38,9 @@ void draw_progress(const std::vector<std::string>& names, const std::vector<std:
 
 // What the numbers are relative to: the reference hardware and the offered load.
 void print_inputs(const SimInputs& in) {
-  std::cout << fmt::format("reference GPU: {} ({}); offered load: {:.3f}\n",
+  std::cout << fmt::format("reference GPU: {} ({}); the cluster is worth {:.0f} of them; offered load {:.3f}\n",
                            in.reference.name.empty() ? "none" : in.reference.name, in.reference.why,
-                           in.offered_load);
+                           in.reference_capacity, in.offered_load);
 }
 
 void print_table(const std::vector<sim::RunOutput>& runs) {

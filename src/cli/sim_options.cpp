@@ -109,6 +109,7 @@ Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, Si
     trace::apply_slice(in.trace, a.slice, a.seed);
   }
   const double capacity = sim::reference_capacity(in.cluster, in.reference.name, a.physics_on.throughput);
+  in.reference_capacity = capacity;
   if (a.load > 0) {
     BOREAS_RETURN_IF_ERROR(trace::set_offered_load(in.trace, capacity, a.load));
   }

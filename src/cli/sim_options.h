@@ -44,7 +44,8 @@ struct SimInputs {
   Cluster cluster;
   trace::Trace trace;
   sim::ReferenceGpu reference;
-  double offered_load = 0;  // of the replayed trace on the cluster (docs/formats/sim-output.md)
+  double reference_capacity = 0;  // the cluster's GPUs counted in reference GPUs
+  double offered_load = 0;        // of the replayed trace on the cluster (docs/formats/sim-output.md)
 };
 
 // Reads the cluster and the trace files.

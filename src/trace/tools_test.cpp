@@ -166,9 +166,22 @@ namespace boreas::trace {
 namespace {
 
 TEST(Load, OfferedLoadOfTheFixtureByHand) {
-  // 4 jobs, 23,826 GPU-seconds, submits over one day: on 10 GPUs the load is 23826 / 864000.
-  EXPECT_DOUBLE_EQ(offered_load(philly_small(), 10), 23826.0 / 864000);
+  // Submits at 0 (8 GPUs × 2951.5 s), 2932 s (1 × 66 s and 2 × 10 s) and 86400 s (128 × 1 s): a
+  // one-day window. The last job starts at the window's end, so none of its work is inside:
+  // 23612 + 66 + 20 = 23698 GPU-seconds over 10 GPUs × 86400 s.
+  EXPECT_DOUBLE_EQ(offered_load(philly_small(), 10), 23698.0 / 864000);
   EXPECT_EQ(offered_load(philly_small(), 0), 0);
+}
+
+TEST(Load, OneLongJobIsClippedToTheWindow) {
+  // Two 1-GPU jobs submitted 100 s apart, the first running 10,000 s: only its first 100 s lie in
+  // the window, so on 1 GPU the load is (100 + 0) / 100 = 1, not 100.
+  Trace t = philly_small();
+  t.jobs.resize(2);
+  t.jobs[0].gpus = t.jobs[1].gpus = 1;
+  t.jobs[0].duration = Duration::seconds(10000);
+  t.jobs[1].submit = Time::zero() + Duration::seconds(100);
+  EXPECT_DOUBLE_EQ(offered_load(t, 1), 1.0);
 }
 
 TEST(Load, SetOfferedLoadRescalesGapsOnly) {
@@ -176,13 +189,16 @@ TEST(Load, SetOfferedLoadRescalesGapsOnly) {
   Trace t = philly_small();
   ASSERT_TRUE(set_offered_load(t, 10, 0.5).is_ok());
   EXPECT_NEAR(offered_load(t, 10), 0.5, 1e-9);
-  // Job mix unchanged, order kept, the first still at 0, every gap scaled by the same factor.
-  const double factor = (23826.0 / 864000) / 0.5;
+  // By hand: stretched by f the window is W = 86400 f. If the first three jobs fit inside it
+  // (and the last, submitted at its end, counts 0) the load is 23698 / (10 W) = 0.5, so
+  // f = 23698 / 432000 and W = 4740 s: the first job's 2951.5 s and the others' 66 s and 10 s
+  // from 2932 f = 161 s indeed fit.
+  const double factor = 23698.0 / 432000;
   ASSERT_EQ(t.jobs.size(), before.jobs.size());
-  for (size_t i = 0; i < t.jobs.size(); ++i) {
+  for (size_t i = 0; i < t.jobs.size(); ++i) {  // job mix unchanged, order kept, gaps scaled by f
     EXPECT_EQ(t.jobs[i].duration, before.jobs[i].duration);
     EXPECT_EQ(t.jobs[i].gpus, before.jobs[i].gpus);
-    EXPECT_NEAR(t.jobs[i].submit.to_seconds(), before.jobs[i].submit.to_seconds() * factor, 1e-6);
+    EXPECT_NEAR(t.jobs[i].submit.to_seconds(), before.jobs[i].submit.to_seconds() * factor, 1e-3);
   }
   EXPECT_EQ(t.jobs.front().submit, Time::zero());
 }

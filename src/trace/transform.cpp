@@ -151,16 +151,27 @@ void apply_slice(Trace& trace, uint64_t n, uint64_t seed) {
   renumber(trace);
 }
 
-double offered_load(const Trace& trace, double capacity_gpus) {
-  if (trace.jobs.size() < 2 || capacity_gpus <= 0) {
-    return 0;
-  }
+namespace {
+
+// The clipped offered load were arrivals stretched by `factor`.
+double load_at(const Trace& trace, double capacity_gpus, double factor) {
+  const Time origin = trace.jobs.front().submit;
+  const double window = (trace.jobs.back().submit - origin).to_seconds() * factor;
   double work = 0;
   for (const JobSpec& j : trace.jobs) {
-    work += j.duration.to_seconds() * j.gpus;
+    const double left = window - (j.submit - origin).to_seconds() * factor;
+    work += std::min(j.duration.to_seconds(), left) * j.gpus;
   }
-  const double span = (trace.jobs.back().submit - trace.jobs.front().submit).to_seconds();
-  return span > 0 ? work / (capacity_gpus * span) : 0;
+  return work / (capacity_gpus * window);
+}
+
+}  // namespace
+
+double offered_load(const Trace& trace, double capacity_gpus) {
+  if (trace.jobs.size() < 2 || capacity_gpus <= 0 || trace.jobs.back().submit == trace.jobs.front().submit) {
+    return 0;
+  }
+  return load_at(trace, capacity_gpus, 1.0);
 }
 
 void scale_arrivals(Trace& trace, double factor) {
@@ -178,13 +189,22 @@ Status set_offered_load(Trace& trace, double capacity_gpus, double target) {
   if (!(target > 0)) {
     return invalid_argument("--load: give an offered load > 0, e.g. --load 0.7");
   }
-  const double now = offered_load(trace, capacity_gpus);
-  if (now <= 0) {
+  if (offered_load(trace, capacity_gpus) <= 0) {
     return invalid_argument(
         "--load: the trace's jobs are all submitted at one instant (or carry no GPU work), so there is "
         "no arrival rate to rescale; drop --load");
   }
-  scale_arrivals(trace, now / target);
+  // load_at falls (weakly) as the factor grows: bisect on its logarithm.
+  double lo = std::log(1e-9), hi = std::log(1e9);
+  if (load_at(trace, capacity_gpus, std::exp(lo)) < target) {
+    return invalid_argument("--load: even with every job arriving at once the trace cannot offer " +
+                            std::to_string(target) + " of the cluster; use a lower --load or a smaller cluster");
+  }
+  for (int i = 0; i < 200 && hi - lo > 1e-13; ++i) {
+    const double mid = (lo + hi) / 2;
+    (load_at(trace, capacity_gpus, std::exp(mid)) > target ? lo : hi) = mid;
+  }
+  scale_arrivals(trace, std::exp((lo + hi) / 2));
   return Status::ok();
 }
 

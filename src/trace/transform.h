@@ -30,15 +30,19 @@ void apply_sample(Trace& trace, uint64_t n, uint64_t seed);
 // sample keeps the trace's burstiness; all jobs when n >= size.
 void apply_slice(Trace& trace, uint64_t n, uint64_t seed);
 
-// Offered load: the trace's work (duration × GPUs, reference-GPU seconds) over what
-// `capacity_gpus` reference GPUs can do between the first and the last submit. 0 when the
-// trace spans no time or the capacity is 0.
+// Offered load: the GPU-time the trace asks for inside its arrival window (first to last submit),
+// each job counted as if it ran from its submit at full speed and clipped at the window's end,
+// over what `capacity_gpus` reference GPUs can do in that window. Clipping keeps one job much
+// longer than the window from standing in for the load of all the others (a heavy-tailed slice
+// would otherwise read 0.9 with the rest of the cluster idle). 0 when the trace spans no time or
+// the capacity is 0. (trace stats' offered_load is the unclipped total over the same window.)
 double offered_load(const Trace& trace, double capacity_gpus);
-// Multiplies every gap between submits by `factor` (> 0): the job mix stays, the load moves by
-// 1 / factor. Submits are rounded to whole microseconds, so order is kept.
+// Multiplies every gap between submits by `factor` (> 0), keeping the job mix; submits are
+// rounded to whole microseconds, so order is kept.
 void scale_arrivals(Trace& trace, double factor);
-// Scales arrivals so that offered_load(trace, capacity_gpus) is `target`; fails when the trace
-// spans no time (a single instant has no rate to rescale) or the target is not > 0.
+// Scales arrivals so that offered_load(trace, capacity_gpus) is `target` (found by bisection:
+// the clipped load falls as the window stretches); fails when the trace spans no time or the
+// target cannot be reached.
 Status set_offered_load(Trace& trace, double capacity_gpus, double target);
 
 }  // namespace boreas::trace
