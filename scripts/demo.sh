@@ -1,32 +1,29 @@
 #!/usr/bin/env bash
-# The main job: the digital twin on the bundled Philly trace (82,247 real jobs): strict FIFO, EASY
-# backfilling, Tiresias' 2D-LAS and the quota-aware `boreas` policy on the Philly-sized cluster, then the report;
-# then the same trace on the hybrid-cooled cluster, best-fit `pack` against thermal-aware `cool`.
+# The main job: the digital twin on the bundled real traces, measured as experiments (docs/experiments.md):
+# each question is a file in experiments/, run as arms that differ in one factor, at offered loads 0.5,
+# 0.7 and 0.9, over 10 seeds (seeded 10,000-job slices of the Philly trace), with 95% confidence
+# intervals against a named baseline arm. Then one full-trace replay with every model on, for the
+# detailed report (queues over time, power and heat per zone) and the Perfetto schedule.
 set -euo pipefail
 build=${1:-build}
 out=${OUT:-out/demo}
+mkdir -p "$out"
+for name in policies-philly thermal-same-type hybrid-mixed; do
+  echo "== boreas experiment run experiments/$name.yaml"
+  "$build/boreas" experiment run "experiments/$name.yaml" --out "$out/$name" 2>/dev/null
+  "$build/boreas" experiment summary "$out/$name/results.json"
+  echo
+done
 cluster=examples/clusters/philly.yaml
 trace=data/traces/philly-sia/philly.csv.gz
-echo "== boreas sim: $trace on $cluster"
-# Four policies side by side, with the Philly virtual clusters as queues (10% of jobs marked
-# production, seeded), every physical model on (throughput, communication, power, heat, failures,
-# checkpoints, cost; docs/models.md) and best-fit placement.
+echo "== boreas sim: the whole $trace on $cluster (one seed, every model on), for the detailed report"
 "$build/boreas" sim --cluster "$cluster" --trace "$trace" --queues examples/queues/philly-vcs.yaml \
   --production-fraction 0.1 --seed 1 --physics all --placement pack \
-  --policy fifo,easy-backfill,las,boreas --out "$out" \
-  --report "$out/report.html" --schedule-trace "$out/schedule.json"
-echo
-hybrid=examples/clusters/hybrid.yaml
-echo "== boreas sim: $trace on $hybrid, fifo with pack and with cool placement"
-for placement in pack cool; do
-  "$build/boreas" sim --cluster "$hybrid" --trace "$trace" --seed 1 --physics all --policy fifo \
-    --placement "$placement" --out "$out-hybrid/$placement" | sed -n 2p
-done
-"$build/boreas" report "$out-hybrid/pack" "$out-hybrid/cool" -o "$out-hybrid/report.html" \
-  --title "Philly on hybrid.yaml: pack vs cool"
+  --policy fifo,easy-backfill,las,boreas --out "$out/philly-full" \
+  --report "$out/philly-full/report.html" --schedule-trace "$out/philly-full/schedule.json"
 echo
 echo "Outputs:"
-echo "  $out/<policy>/summary.json, jobs.csv, timeseries.csv, runs.csv (docs/formats/sim-output.md)"
-echo "  $out/report.html      open in a browser (self-contained, works offline)"
-echo "  $out/schedule.json    open in https://ui.perfetto.dev or chrome://tracing"
-echo "  $out-hybrid/report.html  the hybrid-cooled cluster: throttling, energy and JCT, pack vs cool"
+echo "  $out/<experiment>/report.html   each experiment's arms with 95% CIs against its baseline"
+echo "  $out/<experiment>/results.json  every metric's mean, CI and per-seed values (docs/experiments.md)"
+echo "  $out/philly-full/report.html     the full-trace replay (self-contained, works offline)"
+echo "  $out/philly-full/schedule.json   open in https://ui.perfetto.dev or chrome://tracing"

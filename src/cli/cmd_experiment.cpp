@@ -219,6 +219,20 @@ int run_experiment(ExperimentArgs& ea) {
   return kExitOk;
 }
 
+int print_summary(const std::string& path) {
+  std::ifstream is(path);
+  if (!is) {
+    return report_error(invalid_argument("cannot read " + path + "; give the results.json that "
+                                         "`boreas experiment run` wrote"));
+  }
+  const auto results = nlohmann::ordered_json::parse(is, nullptr, false);
+  if (results.is_discarded() || !results.contains("arms") || !results.contains("report_metrics")) {
+    return report_error(invalid_argument(path + ": not an experiment's results.json (docs/experiments.md)"));
+  }
+  std::cout << report::experiment_text(results);
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_experiment_commands(CLI::App& app, Runner& runner) {
@@ -231,6 +245,10 @@ void add_experiment_commands(CLI::App& app, Runner& runner) {
   run->add_option("--seeds", a->seeds, "override the file's seeds, e.g. 1-2 for a quick check");
   run->add_option("--threads", a->threads, "parallel runs (default: one per core)");
   run->callback([&runner, a] { runner.action = [a] { return run_experiment(*a); }; });
+  auto results = std::make_shared<std::string>();
+  auto* summary = experiment->add_subcommand("summary", "Print an experiment's results.json as a table");
+  summary->add_option("results", *results, "results.json written by `boreas experiment run`")->required();
+  summary->callback([&runner, results] { runner.action = [results] { return print_summary(*results); }; });
 }
 
 }  // namespace boreas::cli

@@ -45,6 +45,9 @@ Interval mean_ci95(const std::vector<double>& values);
 // values}}, "vs_baseline": {m: {diff_mean, diff_ci95, change, significant}}}]}.
 nlohmann::ordered_json experiment_results(const ExperimentInfo& info, const std::vector<ArmRuns>& arms);
 
+// The terminal table of results.json (`boreas experiment summary`).
+std::string experiment_text(const nlohmann::ordered_json& results);
+
 // The HTML page of results.json (self-contained, no scripts).
 std::string experiment_html(const nlohmann::ordered_json& results);
 

@@ -1,0 +1,76 @@
+// The terminal view of an experiment's results.json: per load, one row per arm, the report's first
+// metrics as mean ± CI and, for non-baseline arms, the paired change (* where the CI excludes 0).
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+#include "report/experiment_results.h"
+
+namespace boreas::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr size_t kColumns = 5;
+constexpr int kWidth = 26;
+
+std::string compact(double v) {
+  const double a = std::fabs(v);
+  if (a >= 1e6) {
+    return fmt::format("{:.3g}", v);
+  }
+  return a >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v);
+}
+
+std::string cell(const Json& arm, const std::string& metric) {
+  if (!arm["metrics"].contains(metric)) {
+    return "–";
+  }
+  const Json& v = arm["metrics"][metric];
+  std::string text = compact(v["mean"].get<double>()) + "±" + compact(v["ci95"].get<double>());
+  if (arm.contains("vs_baseline") && arm["vs_baseline"].contains(metric)) {
+    const Json& d = arm["vs_baseline"][metric];
+    text += fmt::format(" {:+.0f}%{}", d["change"].get<double>() * 100, d["significant"].get<bool>() ? "*" : "");
+  }
+  return text;
+}
+
+// "priority_classes.production.avg_jct_s" -> "production.avg_jct_s": the column stays readable.
+std::string header(const std::string& metric) {
+  const auto first = metric.find('.');
+  const std::string short_name = first != std::string::npos && metric.find('.', first + 1) != std::string::npos
+                                     ? metric.substr(first + 1)
+                                     : metric;
+  return short_name.size() > kWidth - 1 ? short_name.substr(short_name.size() - (kWidth - 1)) : short_name;
+}
+
+}  // namespace
+
+std::string experiment_text(const Json& results) {
+  std::vector<std::string> metrics = results["report_metrics"].get<std::vector<std::string>>();
+  if (metrics.empty()) {
+    metrics = {"avg_jct_s", "p99_jct_s", "avg_queue_s"};
+  }
+  metrics.resize(std::min(metrics.size(), kColumns));
+  std::string out = fmt::format("{}: mean ± 95% CI over seeds; % = paired change vs {} (* beyond the CI)\n",
+                                results["experiment"].get<std::string>(), results["baseline"].get<std::string>());
+  Json last_load = "none";
+  for (const Json& arm : results["arms"]) {
+    if (arm["load"] != last_load) {
+      last_load = arm["load"];
+      out += fmt::format("load {:<10}", last_load.is_null() ? std::string("trace") : compact(last_load.get<double>()));
+      for (const auto& m : metrics) {
+        out += fmt::format(" {:>{}}", header(m), kWidth);
+      }
+      out += "\n";
+    }
+    out += fmt::format("  {:<13}", arm["name"].get<std::string>());
+    for (const auto& m : metrics) {
+      out += fmt::format(" {:>{}}", cell(arm, m), kWidth);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace boreas::report
