@@ -23,7 +23,7 @@ void add_sim_options(CLI::App* cmd, SimArgs& a) {
                   "replay N consecutive jobs from a start drawn from --seed (0 = the whole trace)");
   cmd->add_option("--reference-gpu", a.reference_gpu,
                   "GPU type the trace's durations were measured on (default: the trace format's rule, "
-                  "else the cluster's most common type; docs/models.md)");
+                  "else the cluster's most common type; docs/experiments.md)");
   cmd->add_option("--sample-interval", a.sample_interval_s, "time-series sample interval, simulated seconds");
   cmd->add_option("--preemption-overhead", a.preemption_overhead_s,
                   "seconds of work redone after each preemption");

@@ -18,7 +18,7 @@ struct FormatRule {
   std::string_view why;
 };
 constexpr FormatRule kFormatRules[] = {
-    {"philly", "P100", "rule for Philly traces (2017, Pascal-generation GPUs; docs/models.md)"},
+    {"philly", "P100", "rule for Philly traces (2017, Pascal-generation GPUs; docs/experiments.md)"},
 };
 
 std::string most_common_type(const Cluster& cluster) {
