@@ -1,5 +1,5 @@
 #pragma once
-// Reference hardware and offered load (docs/models.md, "Reference hardware"): a trace's durations
+// Reference hardware and offered load (docs/experiments.md, "Reference hardware and offered load"): a trace's durations
 // are durations on one stated GPU type, and the load a trace offers a cluster is its work over what
 // the cluster's GPUs can do, counted in that type's units when the throughput model is on.
 
