@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "placement_fixture.h"
+#include "policy/duration_estimate.h"
 #include "policy/placement_cool.h"
 
 namespace boreas {
@@ -76,6 +77,30 @@ TEST(CoolPlacement, SpreadsALargeGangWithinEachRacksRoom) {
     ++per_node[f.state().node_of(g).value()];
   }
   EXPECT_EQ(per_node, (std::vector<uint32_t>{4, 2, 2}));
+}
+
+// What cool knows of a job's run time: never the job's own duration. Completed 1-GPU jobs of queue
+// a ran 100, 400 and 1600 s (geometric mean 400 s); a completed 2-GPU job of queue a ran 6400 s.
+TEST(DurationEstimator, PredictsFromCompletedJobsOnly) {
+  testing::JobListBuilder b;
+  b.add(0, 1, 100, "a").add(0, 1, 400, "a").add(0, 1, 1600, "a").add(0, 2, 6400, "a");
+  b.add(0, 1, 999999, "a").add(0, 4, 999999, "a").add(0, 1, 999999, "z").add(0, 1, 999999, "a");
+  b.jobs()[7].time_limit = Duration::seconds(50);
+  testing::PlacementFixture f(cooled_cluster(), std::move(b));
+  policy::DurationEstimator est;
+  const auto estimate = [&](uint32_t job) {
+    return est.estimate(f.state().spec(JobId(job)), state::ClusterView(f.state(), Time::zero()));
+  };
+  EXPECT_TRUE(estimate(4).is_infinite());  // nothing completed yet: treated as long
+  for (uint32_t j = 0; j < 4; ++j) {
+    ASSERT_TRUE(f.hold(j, 0, j == 3 ? 2 : 1));
+    ASSERT_TRUE(f.state().finish(JobId(j), Time::zero() + Duration::seconds(1)).is_ok());
+  }
+  EXPECT_NEAR(estimate(4).to_seconds(), 400, 1e-3);  // queue a, 1 GPU: 3 jobs
+  // queue a, 4 GPUs: no history at that size, so queue a: (100·400·1600·6400)^(1/4) = 800 s
+  EXPECT_NEAR(estimate(5).to_seconds(), 800, 1e-3);
+  EXPECT_NEAR(estimate(6).to_seconds(), 800, 1e-3);  // queue z: no history, so all completed jobs
+  EXPECT_EQ(estimate(7), Duration::seconds(50));     // a time limit is what the user promised
 }
 
 TEST(CoolPlacement, OptionsAreValidated) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "models/param_check.h"
+#include "policy/duration_estimate.h"
 #include "policy/placement_util.h"
 
 namespace boreas::policy {
@@ -71,7 +72,7 @@ class CoolPlacement final : public Placement {
       return std::nullopt;
     }
     power_.build(s, o_);
-    const bool hot = expected_run(job) >= o_.long_job;
+    const bool hot = estimator_.estimate(job, s.view()) >= o_.long_job;
     std::optional<std::vector<GpuId>> out = one_node(job, s, hot);
     if (!out && !fits_one_node(job, s.view())) {
       out = across_racks(job, s, hot);  // a gang that fits a node is not split to spare a rack
@@ -87,10 +88,6 @@ class CoolPlacement final : public Placement {
       }
     }
     return false;
-  }
-
-  static Duration expected_run(const JobSpec& job) {
-    return job.time_limit > Duration::zero() ? job.time_limit : job.duration;
   }
 
   // Busy GPUs rack r's node type may still add: cooling limit (air), power limit, zone cap, and
@@ -218,6 +215,7 @@ class CoolPlacement final : public Placement {
   CoolOptions o_;
   std::unique_ptr<Placement> pack_;
   PowerEstimate power_;
+  DurationEstimator estimator_;
 };
 
 }  // namespace

@@ -16,8 +16,9 @@
 namespace boreas::policy {
 
 struct CoolOptions {
-  // A job expected to run at least this long (its time limit, else its duration — the same
-  // estimate easy-backfill uses) is "hot": liquid and immersion zones first.
+  // A job expected to run at least this long (its time limit, else a prediction from completed
+  // jobs: policy/duration_estimate.h — never its true duration) is "hot": liquid and immersion
+  // zones first.
   Duration long_job = Duration::hours(1);
   // Activity assumed for every busy GPU: the engine's training activity (sim::PhysicsOptions, at
   // TDP), the worst case for heat; idle GPUs draw idle_w.

@@ -41,7 +41,7 @@ std::string header(const std::string& metric) {
   const std::string short_name = first != std::string::npos && metric.find('.', first + 1) != std::string::npos
                                      ? metric.substr(first + 1)
                                      : metric;
-  return short_name.size() > kWidth - 1 ? short_name.substr(short_name.size() - (kWidth - 1)) : short_name;
+  return short_name.size() > kWidth - 1 ? short_name.substr(0, kWidth - 2) + "~" : short_name;
 }
 
 }  // namespace
