@@ -101,7 +101,11 @@ std::vector<std::string> shown_metrics(const Json& results) {
 std::string load_table(const Json& results, const Json& load, const std::vector<std::string>& metrics) {
   std::string html = "<h2>" + escape(load_label(load)) + "</h2>\n<table><tr><th>arm</th>";
   for (const auto& m : metrics) {
-    html += "<th>" + escape(m) + "</th>";
+    std::string name = escape(m);
+    for (size_t at = name.find('_'); at != std::string::npos; at = name.find('_', at + 6)) {
+      name.insert(at + 1, "<wbr>");  // long metric names wrap at their underscores
+    }
+    html += "<th>" + name + "</th>";
   }
   html += "</tr>\n";
   for (const Json& arm : results["arms"]) {
@@ -118,8 +122,36 @@ table{border-collapse:collapse;width:100%;margin:8px 0 24px;table-layout:fixed}
 th,td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:right;vertical-align:top;overflow-wrap:anywhere}
 th:first-child{text-align:left}.ci{color:#777;font-size:12px}
 .better{color:#0a7b34;font-size:12px}.worse{color:#b3261e;font-size:12px}.ns,.sig{color:#777;font-size:12px}
-code{background:#f4f4f4;padding:1px 4px}
+code{background:#f4f4f4;padding:1px 4px}.headline{font-size:16px}
 )";
+
+// "cool vs baseline, throttled_gpu_hours: −48% ± 15% at load 0.5, …": the first metric's paired
+// change for every arm, the line a reader looks for first.
+std::string headline(const Json& results, const std::string& metric) {
+  std::string html;
+  std::vector<std::string> arms;
+  for (const Json& arm : results["arms"]) {
+    const std::string name = arm["name"].get<std::string>();
+    if (arm.contains("vs_baseline") && std::find(arms.begin(), arms.end(), name) == arms.end()) {
+      arms.push_back(name);
+    }
+  }
+  for (const std::string& name : arms) {
+    std::string parts;
+    for (const Json& arm : results["arms"]) {
+      if (arm["name"] != name || !arm["vs_baseline"].contains(metric)) {
+        continue;
+      }
+      const Json& d = arm["vs_baseline"][metric];
+      parts += fmt::format("{}{:+.1f}% ± {:.1f}%{} at {}", parts.empty() ? "" : "; ", d["change"].get<double>() * 100,
+                           d["change_ci95"].get<double>() * 100, d["significant"].get<bool>() ? "" : " (no change)",
+                           escape(load_label(arm["load"])));
+    }
+    html += "<li><b>" + escape(name) + "</b> vs " + escape(results["baseline"].get<std::string>()) + ", " +
+            escape(metric) + ": " + parts + "</li>\n";
+  }
+  return html.empty() ? "" : "<ul class=\"headline\">" + html + "</ul>\n";
+}
 
 }  // namespace
 
@@ -130,6 +162,7 @@ std::string experiment_html(const Json& results) {
                      "</style></head><body>\n";
   html += "<h1>" + escape(results["experiment"].get<std::string>()) + "</h1>\n";
   html += "<p>" + escape(results["question"].get<std::string>()) + "</p>\n";
+  html += headline(results, metrics.front());
   html += "<p>Each cell: mean over seeds ± the 95% confidence interval's half-width (Student t). Under each "
           "non-baseline arm: the paired change against <b>" +
           escape(results["baseline"].get<std::string>()) +
