@@ -219,7 +219,7 @@ int run_experiment(ExperimentArgs& ea) {
   return kExitOk;
 }
 
-int print_summary(const std::string& path) {
+int print_summary(const std::string& path, bool markdown) {
   std::ifstream is(path);
   if (!is) {
     return report_error(invalid_argument("cannot read " + path + "; give the results.json that "
@@ -229,7 +229,7 @@ int print_summary(const std::string& path) {
   if (results.is_discarded() || !results.contains("arms") || !results.contains("report_metrics")) {
     return report_error(invalid_argument(path + ": not an experiment's results.json (docs/experiments.md)"));
   }
-  std::cout << report::experiment_text(results);
+  std::cout << (markdown ? report::experiment_markdown(results) : report::experiment_text(results));
   return kExitOk;
 }
 
@@ -245,10 +245,12 @@ void add_experiment_commands(CLI::App& app, Runner& runner) {
   run->add_option("--seeds", a->seeds, "override the file's seeds, e.g. 1-2 for a quick check");
   run->add_option("--threads", a->threads, "parallel runs (default: one per core)");
   run->callback([&runner, a] { runner.action = [a] { return run_experiment(*a); }; });
-  auto results = std::make_shared<std::string>();
+  auto results = std::make_shared<std::pair<std::string, bool>>();
   auto* summary = experiment->add_subcommand("summary", "Print an experiment's results.json as a table");
-  summary->add_option("results", *results, "results.json written by `boreas experiment run`")->required();
-  summary->callback([&runner, results] { runner.action = [results] { return print_summary(*results); }; });
+  summary->add_option("results", results->first, "results.json written by `boreas experiment run`")->required();
+  summary->add_flag("--markdown", results->second, "Markdown tables with every report metric");
+  summary->callback(
+      [&runner, results] { runner.action = [results] { return print_summary(results->first, results->second); }; });
 }
 
 }  // namespace boreas::cli

@@ -47,6 +47,8 @@ nlohmann::ordered_json experiment_results(const ExperimentInfo& info, const std:
 
 // The terminal table of results.json (`boreas experiment summary`).
 std::string experiment_text(const nlohmann::ordered_json& results);
+// The same as Markdown tables, one per load, every report metric (docs/results.md).
+std::string experiment_markdown(const nlohmann::ordered_json& results);
 
 // The HTML page of results.json (self-contained, no scripts).
 std::string experiment_html(const nlohmann::ordered_json& results);

@@ -67,5 +67,14 @@ TEST(ExperimentPage, ShowsEveryArmAndTheChange) {
   EXPECT_NE(html.find("class=\"better\">-6.7%"), std::string::npos);  // -10 / 150
 }
 
+TEST(ExperimentPage, MarkdownRowsCarryTheIntervalAndThePairedChange) {
+  ExperimentInfo info;
+  info.metrics = {"avg_jct_s"};
+  const auto md = experiment_markdown(experiment_results(info, {arm("baseline", {100, 200}), arm("fast", {90, 190})}));
+  // fast: mean 140, sd 70.7, half-width 12.706 × 70.7 / √2 = 635; paired change -10 / 150 = -7%.
+  EXPECT_NE(md.find("| load 0.7 | `avg_jct_s` |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| fast | 140±635 -7%* |"), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace boreas::report

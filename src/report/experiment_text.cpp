@@ -44,7 +44,39 @@ std::string header(const std::string& metric) {
   return short_name.size() > kWidth - 1 ? short_name.substr(0, kWidth - 2) + "~" : short_name;
 }
 
+std::string markdown_row(const std::vector<std::string>& cells) {
+  std::string row = "|";
+  for (const auto& c : cells) {
+    row += " " + c + " |";
+  }
+  return row + "\n";
+}
+
 }  // namespace
+
+std::string experiment_markdown(const Json& results) {
+  std::vector<std::string> metrics = results["report_metrics"].get<std::vector<std::string>>();
+  std::string out;
+  Json last_load = "none";
+  for (const Json& arm : results["arms"]) {
+    if (arm["load"] != last_load) {
+      last_load = arm["load"];
+      std::vector<std::string> head{"load " + (last_load.is_null() ? std::string("trace")
+                                                                    : compact(last_load.get<double>()))};
+      for (const auto& m : metrics) {
+        head.push_back("`" + header(m) + "`");
+      }
+      out += (out.empty() ? "" : "\n") + markdown_row(head);
+      out += markdown_row(std::vector<std::string>(head.size(), "---"));
+    }
+    std::vector<std::string> cells{arm["name"].get<std::string>()};
+    for (const auto& m : metrics) {
+      cells.push_back(cell(arm, m));
+    }
+    out += markdown_row(cells);
+  }
+  return out;
+}
 
 std::string experiment_text(const Json& results) {
   std::vector<std::string> metrics = results["report_metrics"].get<std::vector<std::string>>();
