@@ -71,6 +71,7 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["preemptions"] = s.preemptions;
   j["wall_time_s"] = run.wall_time_s;
   j["events"] = run.result.events;
+  j["wakeups"] = run.result.wakeups;
   j["scheduling_rounds"] = run.result.rounds;
   j["quota_violation_gpu_seconds"] = s.quota_violation_gpu_seconds;
   j["preemptions_per_job_p99"] = s.preemptions_per_job_p99;
