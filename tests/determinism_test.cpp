@@ -81,7 +81,8 @@ TEST(Output, SummaryHasTheContractKeys) {
   const std::string summary = slurp(root / "fifo" / "summary.json", false);
   for (const char* key : {"policy", "placement", "cluster", "trace", "seed", "gpus", "jobs", "avg_jct_s",
                           "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "utilization",
-                          "preemptions", "wall_time_s", "queues"}) {
+                          "preemptions", "wall_time_s", "events", "wakeups", "scheduling_rounds", "dropped_jobs",
+                          "queues"}) {
     EXPECT_NE(summary.find(std::string("\"") + key + "\""), std::string::npos) << key;
   }
   const std::string header = slurp(root / "fifo" / "jobs.csv", false).substr(0, 120);

@@ -16,6 +16,7 @@
 #include "cli/command.h"
 #include "cli/sim_placement.h"
 #include "cli/sim_tenancy.h"
+#include "cli/trace_fit.h"
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
 #include "report/chrome_trace.h"
@@ -38,6 +39,8 @@ struct SimArgs {
   std::vector<double> las_thresholds{3250, 7200};
   TenancyArgs tenancy;
   PlacementArgs placement_args;
+  std::string gpu_type_map;  // --gpu-type-map FROM=TO,...
+  bool drop_unfit = false;   // leave out jobs that can never run instead of refusing the trace
 };
 
 std::vector<std::string> split_policies(const std::string& list) {
@@ -181,6 +184,13 @@ int run_sim(SimArgs& a) {
   if (!tr.is_ok()) {
     return report_error(tr.status());
   }
+  if (Status st = map_gpu_types(a.gpu_type_map, cluster->catalog, *tr); !st.is_ok()) {
+    return report_error(st);
+  }
+  const auto dropped = refuse_or_drop_unfit(*cluster, *tr, a.drop_unfit);
+  if (!dropped.is_ok()) {
+    return report_error(dropped.status());
+  }
   if (Status st = prepare_tenancy(a.tenancy, *cluster, *tr, a.seed); !st.is_ok()) {
     return report_error(st);
   }
@@ -201,7 +211,7 @@ int run_sim(SimArgs& a) {
   if (!a.out.empty()) {
     for (const auto& r : runs) {
       const Status st =
-          sim::write_run(a.out + "/" + r.policy, r, sim::OutputInfo{cluster->name, a.trace, a.seed}, *cluster,
+          sim::write_run(a.out + "/" + r.policy, r, sim::OutputInfo{cluster->name, a.trace, a.seed, *dropped}, *cluster,
                          tr->jobs, tr->symbols);
       if (!st.is_ok()) {
         return report_error(st);
@@ -244,6 +254,10 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
   add_tenancy_options(cmd, a->tenancy);
   add_placement_options(cmd, a->placement_args);
+  add_gpu_type_map_option(cmd, a->gpu_type_map);
+  cmd->add_flag("--drop-unfit", a->drop_unfit,
+                "leave out jobs that can never run on the cluster (counted in summary.json's dropped_jobs) "
+                "instead of refusing the trace");
   cmd->callback([&runner, a] { runner.action = [a] { return run_sim(*a); }; });
 }
 

@@ -60,6 +60,7 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["seed"] = info.seed;
   j["gpus"] = cluster.gpu_count();
   j["jobs"] = s.jobs;
+  j["dropped_jobs"] = info.dropped_jobs;
   j["completed_jobs"] = s.completed;
   j["avg_jct_s"] = s.avg_jct_s;
   j["p50_jct_s"] = s.p50_jct_s;

@@ -12,6 +12,7 @@ struct OutputInfo {
   std::string cluster;
   std::string trace;
   uint64_t seed = 0;
+  uint64_t dropped_jobs = 0;  // jobs left out before the run because they could never run (--drop-unfit)
 };
 
 // Seconds since `origin` as a decimal: "12" or "12.000250" (whole microseconds, no float noise).

@@ -137,4 +137,13 @@ void apply_sample(Trace& trace, uint64_t n, uint64_t seed) {
   renumber(trace);
 }
 
+void remove_jobs(Trace& trace, const std::vector<JobId>& ids) {
+  std::vector<bool> gone(trace.jobs.size(), false);
+  for (JobId id : ids) {
+    gone[id.value()] = true;
+  }
+  std::erase_if(trace.jobs, [&](const JobSpec& j) { return gone[j.id.value()]; });
+  renumber(trace);
+}
+
 }  // namespace boreas::trace

@@ -26,5 +26,7 @@ Result<Filter> parse_filter(const std::string& spec);
 void apply_filter(Trace& trace, const Filter& filter);
 // Keeps `n` jobs chosen uniformly without replacement (all when n >= size), in trace order.
 void apply_sample(Trace& trace, uint64_t n, uint64_t seed);
+// Removes the jobs whose ids are listed (any order).
+void remove_jobs(Trace& trace, const std::vector<JobId>& ids);
 
 }  // namespace boreas::trace
