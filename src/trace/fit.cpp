@@ -80,7 +80,7 @@ class FitChecker {
     }
     const uint64_t have = v.types.empty() ? total_ : capacity(v.types);
     const std::string of = v.types.empty() ? "" : " of " + type_names(cluster_.catalog, v.types, "|");
-    if (have == 0) {
+    if (have == 0 && !v.types.empty()) {
       return UnfitJob{job.id, UnfitReason::kTypeNotInCluster,
                       fmt::format("GPU type '{}' ({}) is not in the cluster, which has {}",
                                   trace_.symbols.view(job.gpu_types), type_names(cluster_.catalog, v.types, "|"),

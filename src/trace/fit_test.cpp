@@ -80,6 +80,15 @@ TEST(FindUnfitJobs, ToolSpellingsFitAndEachCauseIsNamed) {
   EXPECT_EQ(unfit[5].job, JobId(10));
 }
 
+TEST(FindUnfitJobs, NoGpusAtAllIsTooManyGpus) {
+  Cluster c = typed_cluster();
+  c.nodes.clear();
+  const auto unfit = find_unfit_jobs(c, jobs({{1, ""}, {0, ""}}));
+  ASSERT_EQ(unfit.size(), 1u);
+  EXPECT_EQ(unfit[0].reason, UnfitReason::kTooManyGpus);
+  EXPECT_EQ(unfit[0].why, "more GPUs than the cluster's 0");
+}
+
 TEST(FindUnfitJobs, DescriptionGroupsByCauseWithTheTracesIds) {
   const Cluster c = typed_cluster();
   const Trace t = jobs({{1, "rtx4090"}, {1, "a100"}, {1, "rtx4090"}, {2, "V100"}, {1, "rtx4090"}});
