@@ -17,6 +17,14 @@ for f in "$work"/a/*/*; do
   fi
 done
 [ "$(ls "$work"/a/*/* | wc -l)" -eq 12 ]
+# The engine's counters are in summary.json and equal between the runs (the diff above compares
+# them too; this makes sure they are there to compare).
+for p in fifo easy-backfill las; do
+  for key in scheduling_rounds events wakeups; do
+    a=$(grep "\"$key\"" "$work/a/$p/summary.json") b=$(grep "\"$key\"" "$work/b/$p/summary.json")
+    [ -n "$a" ] && [ "$a" = "$b" ] || { echo "$p: $key differs or is missing: '$a' vs '$b'"; exit 1; }
+  done
+done
 # With every physical model on (failures draw from the seeded generator): still byte-identical.
 for run in pa pb; do
   "$boreas" sim --cluster "$src/examples/clusters/hybrid.yaml" --trace "$src/data/peer-cases/synth1000.csv" \

@@ -54,6 +54,24 @@ TEST(Determinism, SameInputSameBytes) {
   }
 }
 
+// The engine's own counters repeat too: the same rounds, events and wake-ups on every run.
+TEST(Determinism, SameRoundsAndEvents) {
+  const auto jobs = testing::read_peer_case(BOREAS_SOURCE_DIR "/data/peer-cases/synth1000.csv");
+  const Cluster cluster = testing::uniform_cluster(2, 4, 8);
+  for (const char* policy : {"las", "gittins", "boreas"}) {
+    policy::PolicyOptions options;
+    options.placement = "pack";
+    const auto a = testing::simulate({&cluster, jobs.jobs, &jobs.symbols}, policy, options);
+    const auto b = testing::simulate({&cluster, jobs.jobs, &jobs.symbols}, policy, options);
+    ASSERT_TRUE(a.is_ok() && b.is_ok()) << policy;
+    EXPECT_GT(a->result.rounds, 0u) << policy;
+    EXPECT_GE(a->result.events, 2 * jobs.jobs.size()) << policy;  // each job arrives and completes
+    EXPECT_EQ(a->result.rounds, b->result.rounds) << policy;
+    EXPECT_EQ(a->result.events, b->result.events) << policy;
+    EXPECT_EQ(a->result.wakeups, b->result.wakeups) << policy;
+  }
+}
+
 TEST(Output, SummaryHasTheContractKeys) {
   const auto jobs = testing::read_peer_case(BOREAS_SOURCE_DIR "/data/peer-cases/synth1000.csv");
   const Cluster cluster = testing::uniform_cluster(1, 8, 8);
@@ -63,7 +81,8 @@ TEST(Output, SummaryHasTheContractKeys) {
   const std::string summary = slurp(root / "fifo" / "summary.json", false);
   for (const char* key : {"policy", "placement", "cluster", "trace", "seed", "gpus", "jobs", "avg_jct_s",
                           "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "utilization",
-                          "preemptions", "wall_time_s", "queues"}) {
+                          "preemptions", "wall_time_s", "events", "wakeups", "scheduling_rounds", "dropped_jobs",
+                          "queues"}) {
     EXPECT_NE(summary.find(std::string("\"") + key + "\""), std::string::npos) << key;
   }
   const std::string header = slurp(root / "fifo" / "jobs.csv", false).substr(0, 120);

@@ -167,6 +167,24 @@ TEST(Scenarios, EveryPolicyAndPlacementKeepsProperties) {
   }
 }
 
+// No policy × placement runs more than 3 scheduling rounds per event on the scenarios (the bound
+// and its reason: tests/round_bound_test.cpp, which also runs typed and fuzzed traces).
+TEST(Scenarios, RoundsBoundedByEvents) {
+  policy::PolicyRegistry registry;
+  policy::register_baseline(registry);
+  for (const auto& file : scenario_files()) {
+    auto s = parse_scenario(file);
+    for (const auto& policy : registry.policy_names()) {
+      for (const auto& placement : registry.placement_names()) {
+        policy::PolicyOptions o = s->options;
+        o.placement = placement;
+        const auto out = run_checked(s->cluster, s->jobs, policy, o);
+        EXPECT_LE(out.result.rounds, 3 * out.result.events) << s->name << " " << policy << "/" << placement;
+      }
+    }
+  }
+}
+
 // The boreas policy under tight guarantees and a preemption cap of 1: every job still completes
 // (liveness), work is conserved and no guarantee is ever short.
 TEST(Scenarios, BoreasWithQueuesCompletesEveryJob) {

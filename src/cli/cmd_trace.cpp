@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/trace_fit.h"
 #include "config/cluster_spec.h"
 #include "trace/native.h"
 #include "trace/stats.h"
@@ -57,16 +58,26 @@ struct StatsFlags {
   bool json = false;
   uint32_t gpus = 0;
   std::string cluster;
+  std::string gpu_type_map;
 };
 
-// The GPU count to measure offered load against: --cluster's spec, --gpus, or none.
-Result<std::optional<uint32_t>> cluster_gpus(const StatsFlags& f) {
+// With --cluster: the GPU type map applied, and the jobs that can never run there reported on
+// stderr (the same check `boreas sim` refuses a trace for). Returns the cluster's GPU count.
+Result<std::optional<uint32_t>> check_on_cluster(const StatsFlags& f, trace::Trace& t) {
   if (f.cluster.empty()) {
+    if (!f.gpu_type_map.empty()) {
+      return invalid_argument("--gpu-type-map needs --cluster: the map's targets are the cluster's GPU types");
+    }
     return f.gpus > 0 ? std::optional(f.gpus) : std::nullopt;
   }
   auto cluster = config::load_cluster_file(f.cluster);
   if (!cluster.is_ok()) {
     return cluster.status();
+  }
+  BOREAS_RETURN_IF_ERROR(map_gpu_types(f.gpu_type_map, cluster->catalog, t));
+  if (const std::string unfit = unfit_report(*cluster, t); !unfit.empty()) {
+    std::cerr << "warning: " << unfit << "\n(boreas sim refuses this trace on this cluster unless given "
+              << "--gpu-type-map or --drop-unfit)\n";
   }
   return std::optional(cluster->gpu_count());
 }
@@ -76,7 +87,7 @@ int run_stats(const StatsFlags& f) {
   if (!t.is_ok()) {
     return report_error(t.status());
   }
-  const auto gpus = cluster_gpus(f);
+  const auto gpus = check_on_cluster(f, *t);
   if (!gpus.is_ok()) {
     return report_error(gpus.status());
   }
@@ -157,6 +168,7 @@ void add_stats(CLI::App* trace_cmd, Runner& runner) {
   auto* gpus = cmd->add_option("--gpus", flags->gpus, "Cluster GPUs: also print the offered load against them");
   cmd->add_option("--cluster", flags->cluster, "Cluster spec (YAML): offered load against its GPUs")
       ->excludes(gpus);
+  add_gpu_type_map_option(cmd, flags->gpu_type_map);
   cmd->callback([flags, &runner] { runner.action = [flags] { return run_stats(*flags); }; });
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
+#include "cli/trace_fit.h"
 #include "config/cluster_spec.h"
 #include "trace/transform.h"
 
@@ -38,6 +39,10 @@ void add_sim_options(CLI::App* cmd, SimArgs& a) {
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
   add_tenancy_options(cmd, a.tenancy);
   add_placement_options(cmd, a.placement_args);
+  add_gpu_type_map_option(cmd, a.gpu_type_map);
+  cmd->add_flag("--drop-unfit", a.drop_unfit,
+                "leave out jobs that can never run on the cluster (counted in summary.json's dropped_jobs) "
+                "instead of refusing the trace");
 }
 
 std::vector<std::string> split_policies(const std::string& list) {
@@ -100,6 +105,12 @@ Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, Si
     return physics.status();
   }
   a.physics_on = *physics;
+  BOREAS_RETURN_IF_ERROR(map_gpu_types(a.gpu_type_map, in.cluster.catalog, in.trace));
+  const auto dropped = refuse_or_drop_unfit(in.cluster, in.trace, a.drop_unfit);
+  if (!dropped.is_ok()) {
+    return dropped.status();
+  }
+  in.dropped_jobs = *dropped;
   auto reference = sim::choose_reference_gpu(a.reference_gpu, in.trace.format, in.cluster);
   if (!reference.is_ok()) {
     return reference.status();
@@ -140,7 +151,8 @@ Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegi
 }
 
 sim::OutputInfo output_info(const SimArgs& a, const SimInputs& in) {
-  return sim::OutputInfo{in.cluster.name, a.trace, a.seed, in.reference.name, in.reference.why, in.offered_load};
+  return sim::OutputInfo{in.cluster.name, a.trace,          a.seed,         in.reference.name,
+                         in.reference.why, in.offered_load, in.dropped_jobs};
 }
 
 }  // namespace boreas::cli

@@ -32,6 +32,8 @@ struct SimArgs {
   double load = 0;            // --load: rescale arrivals to this offered load (0: as recorded)
   uint64_t slice = 0;         // --slice: N consecutive jobs from a seeded start (0: all)
   std::string reference_gpu;  // --reference-gpu: the type the trace's durations are on
+  std::string gpu_type_map;   // --gpu-type-map FROM=TO,...
+  bool drop_unfit = false;    // leave out jobs that can never run instead of refusing the trace
   TenancyArgs tenancy;
   PlacementArgs placement_args;
 };
@@ -44,13 +46,15 @@ struct SimInputs {
   Cluster cluster;
   trace::Trace trace;
   sim::ReferenceGpu reference;
+  uint64_t dropped_jobs = 0;      // --drop-unfit
   double reference_capacity = 0;  // the cluster's GPUs counted in reference GPUs
   double offered_load = 0;        // of the replayed trace on the cluster (docs/formats/sim-output.md)
 };
 
 // Reads the cluster and the trace files.
 Result<SimInputs> read_sim_inputs(const SimArgs& args);
-// Checks the options and shapes read inputs for this run: slice, reference GPU, load, tenancy.
+// Checks the options and shapes read inputs for this run: GPU type map, jobs that can never run,
+// slice, reference GPU, load, tenancy.
 Status prepare_sim_inputs(SimArgs& args, const policy::PolicyRegistry& registry, SimInputs& inputs);
 
 std::vector<std::string> split_policies(const std::string& list);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "config/cluster_spec.h"
 #include "config/gpu_catalog_yaml.h"
 
@@ -24,6 +26,27 @@ TEST(BuiltinCatalog, HasEveryRequiredTypeWithNonZeroFigures) {
     EXPECT_GT(t.idle_w, 0) << name;
     EXPECT_LT(t.idle_w, t.tdp_w) << name;
   }
+}
+
+// The spellings of issue 15: Kubernetes labels, Slurm GRES/autodetect and NVML names.
+TEST(BuiltinCatalog, MatchesKubernetesSlurmAndNvmlSpellings) {
+  const GpuCatalog& c = builtin_gpu_catalog();
+  const std::pair<const char*, const char*> cases[] = {
+      {"nvidia-a100-80gb", "A100-80G"},          {"NVIDIA-A100-SXM4-80GB", "A100-80G"},
+      {"nvidia_a100-sxm4-80gb", "A100-80G"},     {"a100", "A100-80G"},
+      {"NVIDIA A100-SXM4-80GB", "A100-80G"},     {"NVIDIA A100-SXM4-40GB", "A100-40G"},
+      {"NVIDIA H100 80GB HBM3", "H100-SXM"},     {"nvidia_h100_80gb_hbm3", "H100-SXM"},
+      {"NVIDIA H100 PCIe", "H100-PCIe"},         {"Tesla V100-SXM2-32GB", "V100-32G"},
+      {"tesla-v100-sxm2-16gb", "V100-16G"},      {"NVIDIA L4", "L4"},
+      {"Tesla T4", "T4"},                        {"AMD Instinct MI300X", "MI300X"},
+  };
+  for (const auto& [name, want] : cases) {
+    const auto id = c.find(name);
+    ASSERT_TRUE(id.has_value()) << name;
+    EXPECT_EQ(c.at(*id).name, want) << name;
+  }
+  EXPECT_FALSE(c.find("NVIDIA A10G").has_value());  // an A10G is not an A10
+  EXPECT_FALSE(c.find("nvidia-a100-pcie-40gb").has_value());  // the catalog's A100s are SXM parts
 }
 
 TEST(BuiltinCatalog, PricesFromFactsAreSet) {

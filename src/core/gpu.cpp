@@ -1,33 +1,15 @@
 #include "core/gpu.h"
 
-#include <algorithm>
-#include <cctype>
+#include "core/gpu_match.h"
 
 namespace boreas {
-namespace {
-
-bool same_name(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
-bool matches(const GpuType& t, std::string_view name) {
-  if (same_name(t.name, name)) {
-    return true;
-  }
-  return std::any_of(t.aliases.begin(), t.aliases.end(),
-                     [&](const std::string& alias) { return same_name(alias, name); });
-}
-
-}  // namespace
 
 bool GpuCatalog::add(GpuType type) {
-  if (find(type.name)) {
+  if (find_exact_gpu_type(*this, type.name)) {
     return false;
   }
   for (const auto& alias : type.aliases) {
-    if (find(alias)) {
+    if (find_exact_gpu_type(*this, alias)) {
       return false;
     }
   }
@@ -36,12 +18,7 @@ bool GpuCatalog::add(GpuType type) {
 }
 
 std::optional<GpuTypeId> GpuCatalog::find(std::string_view name_or_alias) const {
-  for (size_t i = 0; i < types_.size(); ++i) {
-    if (matches(types_[i], name_or_alias)) {
-      return GpuTypeId(static_cast<uint32_t>(i));
-    }
-  }
-  return std::nullopt;
+  return match_gpu_type(*this, name_or_alias).id;
 }
 
 std::vector<std::string> GpuCatalog::names() const {

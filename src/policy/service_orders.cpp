@@ -132,12 +132,12 @@ void ServiceLevels::follow_runs(const state::ClusterView& view) {
 
 // Touching only some jobs is safe: a demotion's entry time is computed from the crossing, not
 // from when it is noticed.
-bool ServiceLevels::update(const state::ClusterView& view, bool pending_only) {
+bool ServiceLevels::update(const state::ClusterView& view) {
   resize(view.job_count());
   follow_runs(view);
   changed_.clear();
   const int64_t now = view.now().us();
-  while (!pending_only && !due_.empty() && due_.front().at_us <= now) {
+  while (!due_.empty() && due_.front().at_us <= now) {
     std::pop_heap(due_.begin(), due_.end(), std::greater<>());
     const Due d = due_.back();
     due_.pop_back();
@@ -226,8 +226,8 @@ namespace {
 class LasOrder final : public PriorityOrder {
  public:
   explicit LasOrder(ServiceOptions options) : levels_(std::move(options)) {}
-  void prepare(const state::ClusterView& view, bool pending_only) override {
-    epoch_ += levels_.update(view, pending_only) ? 1 : 0;
+  void prepare(const state::ClusterView& view, bool /*pending_only*/) override {
+    epoch_ += levels_.update(view) ? 1 : 0;
   }
   uint64_t pending_key_epoch() const override { return epoch_; }
   bool running_keys_stable() const override { return true; }
@@ -249,14 +249,14 @@ class LasOrder final : public PriorityOrder {
 class GittinsOrder final : public PriorityOrder {
  public:
   explicit GittinsOrder(ServiceOptions options) : levels_(std::move(options)) {}
-  void prepare(const state::ClusterView& view, bool pending_only) override {
+  void prepare(const state::ClusterView& view, bool /*pending_only*/) override {
     for (; seen_ < view.finished().size(); ++seen_) {
       const JobId j = view.finished()[seen_];
       if (view.record(j).state == JobState::kCompleted) {
         table_.add(view.spec(j).duration.us() * view.spec(j).gpus);
       }
     }
-    const bool promoted = levels_.update(view, pending_only);
+    const bool promoted = levels_.update(view);
     epoch_ += (table_.refresh() || promoted) ? 1 : 0;
   }
   uint64_t pending_key_epoch() const override { return epoch_; }

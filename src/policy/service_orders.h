@@ -28,9 +28,11 @@ struct ServiceOptions {
 class ServiceLevels {
  public:
   explicit ServiceLevels(ServiceOptions options);
-  // Re-levels running jobs that are due (unless `pending_only`) and, with starvation promotion
-  // on, pending ones; returns true when a pending job's level changed.
-  bool update(const state::ClusterView& view, bool pending_only);
+  // Re-levels running jobs that are due and, with starvation promotion on, pending ones; returns
+  // true when a pending job's level changed. Due demotions are applied in every round, also when
+  // the scheduler ranks only pending jobs: a demotion left due would be reported by
+  // next_demotion() as due again at now + 1, a wake-up every microsecond (issue 15).
+  bool update(const state::ClusterView& view);
   // Jobs whose level changed in the last update().
   std::span<const JobId> changed() const { return changed_; }
   // Levels one job (first sight, or before reading its key).

@@ -137,7 +137,7 @@ Status Engine::process_batch(Time t) {
   while (!heap_.empty() && heap_.top().time == t) {
     const Event e = heap_.top();
     heap_.pop();
-    ++result_.events;
+    ++(e.kind == Kind::kWake ? result_.wakeups : result_.events);
     if (e.kind == Kind::kWake) {
       wake_.reset();
       acted = true;

@@ -64,8 +64,9 @@ struct SimResult {
   std::vector<Sample> samples;
   Time first_submit;
   Time last_end;
-  uint64_t events = 0;
-  uint64_t rounds = 0;
+  uint64_t events = 0;   // arrivals, completions and physics events (not the wake-ups below)
+  uint64_t wakeups = 0;  // wake-ups the scheduler asked for (Plan::wake_at)
+  uint64_t rounds = 0;   // scheduling rounds
   std::optional<PhysicsTotals> physics;  // set when any model was on
   std::vector<ZoneSample> zone_samples;  // per sample and zone, with physics
 };

@@ -63,6 +63,7 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["offered_load"] = info.offered_load;
   j["gpus"] = cluster.gpu_count();
   j["jobs"] = s.jobs;
+  j["dropped_jobs"] = info.dropped_jobs;
   j["completed_jobs"] = s.completed;
   j["avg_jct_s"] = s.avg_jct_s;
   j["p50_jct_s"] = s.p50_jct_s;
@@ -74,6 +75,7 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["preemptions"] = s.preemptions;
   j["wall_time_s"] = run.wall_time_s;
   j["events"] = run.result.events;
+  j["wakeups"] = run.result.wakeups;
   j["scheduling_rounds"] = run.result.rounds;
   j["quota_violation_gpu_seconds"] = s.quota_violation_gpu_seconds;
   j["preemptions_per_job_p99"] = s.preemptions_per_job_p99;

@@ -15,6 +15,8 @@ struct OutputInfo {
   std::string reference_gpu;      // the type the trace's durations are on
   std::string reference_gpu_why;  // how it was chosen
   double offered_load = 0;        // the replayed trace's offered load on the cluster
+
+  uint64_t dropped_jobs = 0;  // jobs left out before the run because they could never run (--drop-unfit)
 };
 
 // Seconds since `origin` as a decimal: "12" or "12.000250" (whole microseconds, no float noise).

@@ -208,4 +208,14 @@ Status set_offered_load(Trace& trace, double capacity_gpus, double target) {
   return Status::ok();
 }
 
+
+void remove_jobs(Trace& trace, const std::vector<JobId>& ids) {
+  std::vector<bool> gone(trace.jobs.size(), false);
+  for (JobId id : ids) {
+    gone[id.value()] = true;
+  }
+  std::erase_if(trace.jobs, [&](const JobSpec& j) { return gone[j.id.value()]; });
+  renumber(trace);
+}
+
 }  // namespace boreas::trace

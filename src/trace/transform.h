@@ -45,4 +45,7 @@ void scale_arrivals(Trace& trace, double factor);
 // target cannot be reached.
 Status set_offered_load(Trace& trace, double capacity_gpus, double target);
 
+// Removes the jobs whose ids are listed (any order).
+void remove_jobs(Trace& trace, const std::vector<JobId>& ids);
+
 }  // namespace boreas::trace
