@@ -13,9 +13,13 @@
 namespace boreas {
 namespace {
 
-// One 8-GPU air-cooled node of a 400 W GPU (idle 40 W): R = 50 °C / 400 W, τ = 150 s.
+// One 8-GPU air-cooled node of a 400 W GPU (idle 40 W): R = 50 °C / 400 W, τ = 150 s. An NVLink
+// baseboard node, so its static draw is the NVLink class's 500 W + 200 W per GPU.
 Cluster hot_node(double inlet_c, uint32_t racks = 1, uint32_t nodes_per_rack = 1) {
   Cluster c = testing::uniform_cluster(racks, nodes_per_rack, 8);
+  for (Node& n : c.nodes) {
+    n.nvlink = true;
+  }
   GpuType t = c.catalog.at(GpuTypeId(0));
   t.tdp_w = 400;
   t.idle_w = 40;
@@ -321,7 +325,7 @@ TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
     jobs.jobs()[0].checkpoint_cost = Duration::seconds(300);
     sim::EngineOptions e = physics("failures,checkpoint");
     e.seed = 5;
-    e.physics.failure = models::FailureParams{1e12, 256, 24, 4};
+    e.physics.failure = models::FailureParams{1e12, 256, 1e12, 24, 4};  // host failures only
     e.physics.restore = Duration::seconds(600);
     auto out = run(c, jobs, e);
     ASSERT_TRUE(out.is_ok()) << out.status().message();

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/sim_params.h"
 #include "cli/sim_placement.h"
 #include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
@@ -33,6 +34,8 @@ struct SimArgs {
   std::string report, schedule_trace;  // optional views built from the --out files
   std::string physics = "none";        // models the engine applies (docs/models.md)
   sim::PhysicsSwitches physics_on;
+  std::string params;  // --param NAME=VALUE,... (models/param_table.h)
+  sim::PhysicsOptions physics_options;
   uint64_t seed = 0;
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
   std::vector<double> las_thresholds{3250, 7200};
@@ -105,6 +108,7 @@ sim::RunRequest make_request(const SimArgs& a, const policy::PolicyRegistry& reg
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
+  req.engine_options.physics = a.physics_options;
   req.engine_options.physics.on = a.physics_on;
   return req;
 }
@@ -170,6 +174,9 @@ int run_sim(SimArgs& a) {
     return report_error(physics.status());
   }
   a.physics_on = *physics;
+  if (Status st = apply_param_flag(a.params, a.physics_options); !st.is_ok()) {
+    return report_error(st);
+  }
   auto cluster = config::load_cluster_file(a.cluster);
   if (!cluster.is_ok()) {
     return report_error(cluster.status());
@@ -242,6 +249,8 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("--physics", a->physics,
                   "models applied: none (default), all, or a comma list of "
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
+  cmd->add_option("--param", a->params,
+                  "model parameters NAME=VALUE[,NAME=VALUE] (list: boreas models check; docs/models.md)");
   add_tenancy_options(cmd, a->tenancy);
   add_placement_options(cmd, a->placement_args);
   cmd->callback([&runner, a] { runner.action = [a] { return run_sim(*a); }; });

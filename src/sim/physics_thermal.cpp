@@ -149,7 +149,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     const GpuType* type = node.gpu_type ? &cluster_.catalog.at(*node.gpu_type) : nullptr;
-    rack_w += models::node_static_w(node.gpu_count, options_.power);
+    rack_w += models::node_static_w(node, options_.power);
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       acts.push_back(activity(GpuId(g)));
       power_w_[g] = gpu_power(*type, g, acts.back());
@@ -213,7 +213,7 @@ bool Physics::cap_group(const std::vector<uint32_t>& racks, double cap_w, double
   for (uint32_t r : racks) {
     for (NodeId n : state_.nodes_of_rack(RackId(r))) {
       const Node& node = cluster_.nodes[n.value()];
-      static_w += models::node_static_w(node.gpu_count, options_.power);
+      static_w += models::node_static_w(node, options_.power);
       for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
         loads.push_back(models::GpuLoad{&cluster_.catalog.at(*node.gpu_type), activity(GpuId(g))});
       }
