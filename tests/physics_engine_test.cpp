@@ -119,6 +119,50 @@ TEST(PhysicsEngine, EnergyOfAFixedAllocation) {
   EXPECT_NEAR(out->summary.avg_pue, 1.5, 1e-9);
 }
 
+// `--param` reaches the engine (sim::apply_param_overrides): doubling the NVLink node's host draw
+// (500 → 1000 W) adds 0.5 kW to the fixed allocation above: 5.8 kWh instead of 5.3.
+TEST(PhysicsEngine, ParamOverrideOfTheHostDrawAddsItsEnergy) {
+  const Cluster c = hot_node(25);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 3600);
+  sim::EngineOptions e = physics("power");
+  const models::ParamOverride twice[] = {{"power.nvlink_node_host_w", 1000}};
+  ASSERT_TRUE(sim::apply_param_overrides(e.physics, twice).is_ok());
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok());
+  EXPECT_NEAR(out->result.physics->energy_it_kwh, 5.8, 1e-9);
+}
+
+// The busy node draws 5300 W in a rack cooled for 3 kW: 2.3 kW over. Inlet 32 °C at the default
+// 1 °C/kW: 34.3 + 50 = 84.3 °C at TDP, under 85, so the 1000 s job ends at 1000 s. With
+// --param thermal.inlet_rise_c_per_kw=2: 36.6 + 50 = 86.6 °C, so it throttles and ends later.
+TEST(PhysicsEngine, ParamOverrideOfTheInletRiseMakesARackThrottle) {
+  Cluster c = hot_node(32);
+  c.racks[0].cooling_limit_kw = 3;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  auto base = run(c, jobs, physics("thermal"));
+  ASSERT_TRUE(base.is_ok());
+  EXPECT_EQ(base->result.jobs[0].end.to_seconds(), 1000);
+  EXPECT_EQ(base->result.physics->throttled_gpu_hours, 0);
+  sim::EngineOptions e = physics("thermal");
+  const models::ParamOverride twice[] = {{"thermal.inlet_rise_c_per_kw", 2}};
+  ASSERT_TRUE(sim::apply_param_overrides(e.physics, twice).is_ok());
+  auto hot = run(c, jobs, e);
+  ASSERT_TRUE(hot.is_ok());
+  EXPECT_GT(hot->result.physics->throttled_gpu_hours, 0);
+  EXPECT_GT(hot->result.jobs[0].end.to_seconds(), 1000);
+}
+
+// An unknown name is refused before anything changes.
+TEST(PhysicsEngine, ParamOverrideOfAnUnknownNameFails) {
+  sim::EngineOptions e = physics("thermal");
+  const models::ParamOverride bad[] = {{"thermal.inlet_rise", 2}};
+  const Status st = sim::apply_param_overrides(e.physics, bad);
+  EXPECT_EQ(st.code(), ErrorCode::kNotFound);
+  EXPECT_EQ(e.physics.thermal.inlet_rise_c_per_kw, models::param("thermal.inlet_rise_c_per_kw"));
+}
+
 // Zone cap 4000 W on the busy node: static 500 + 8 × 200 + 8 × 40 idle = 2420 W, dynamic at full
 // clock 8 × 360 = 2880 W → c³ = (4000 − 2420)/2880 → c = 0.81857; the compute-bound 1000 s job
 // ends at 1000 / c = 1221.63 s, the zone drawing exactly 4000 W meanwhile.
