@@ -154,6 +154,24 @@ TEST(PhysicsEngine, ParamOverrideOfTheInletRiseMakesARackThrottle) {
   EXPECT_GT(hot->result.jobs[0].end.to_seconds(), 1000);
 }
 
+// With --param power.min_clock=1 the software slowdown cannot lower the clock: at 37 °C inlet the
+// GPUs head for 87 °C, past 85 but under the 89 °C hardware threshold, so they reach 85 °C and stay
+// at clock 1 (not counted as throttled). The 1000 s job ends at 1000 s in a handful of events; the
+// engine used to wait for the onset it had already reached, one rack event per microsecond.
+TEST(PhysicsEngine, ReachedOnsetIsNotAwaitedAgain) {
+  const Cluster c = hot_node(37);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  sim::EngineOptions e = physics("thermal");
+  const models::ParamOverride floor[] = {{"power.min_clock", 1}};
+  ASSERT_TRUE(sim::apply_param_overrides(e.physics, floor).is_ok());
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->result.jobs[0].end.to_seconds(), 1000);
+  EXPECT_EQ(out->result.physics->throttled_gpu_hours, 0);
+  EXPECT_LT(out->result.events, 100u);
+}
+
 // An unknown name is refused before anything changes.
 TEST(PhysicsEngine, ParamOverrideOfAnUnknownNameFails) {
   sim::EngineOptions e = physics("thermal");

@@ -167,11 +167,13 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g, ++k) {
       const double act = acts[k];
       double clock = 1.0;
+      bool onset_reached = false;  // throttling, but at full clock (min_clock = 1): no onset to await
       if (act > 0 && rc.r_c_per_w > 0 &&
           (clock_[g] < 1.0 || temp_c_[g] >= node_max_c_[n.value()] - kOnsetSlackC)) {
         const models::ThrottleState ts = models::throttle_state(cluster_.catalog.at(*node.gpu_type), act,
                                                                 inlet, rc, options_.power, options_.thermal);
         clock = ts.level == models::Throttle::kNone ? 1.0 : ts.clock;
+        onset_reached = ts.level != models::Throttle::kNone && clock == 1.0;
       }
       if (clock != clock_[g]) {
         throttled_ += (clock < 1.0 ? 1 : 0) - (clock_[g] < 1.0 ? 1 : 0);
@@ -183,7 +185,9 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
           changed.push_back(state_.gpu_owner(GpuId(g)));
         }
       }
-      if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0) {
+      // A GPU whose software slowdown is a clock of 1 (min_clock = 1) has reached its onset:
+      // awaiting it again would fire every microsecond.
+      if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0 && !onset_reached) {
         next =
             std::min(next, models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc));
       }
