@@ -13,9 +13,13 @@
 namespace boreas {
 namespace {
 
-// One 8-GPU air-cooled node of a 400 W GPU (idle 40 W): R = 50 °C / 400 W, τ = 150 s.
+// One 8-GPU air-cooled node of a 400 W GPU (idle 40 W): R = 50 °C / 400 W, τ = 150 s. An NVLink
+// baseboard node, so its static draw is the NVLink class's 500 W + 200 W per GPU.
 Cluster hot_node(double inlet_c, uint32_t racks = 1, uint32_t nodes_per_rack = 1) {
   Cluster c = testing::uniform_cluster(racks, nodes_per_rack, 8);
+  for (Node& n : c.nodes) {
+    n.nvlink = true;
+  }
   GpuType t = c.catalog.at(GpuTypeId(0));
   t.tdp_w = 400;
   t.idle_w = 40;
@@ -113,6 +117,68 @@ TEST(PhysicsEngine, EnergyOfAFixedAllocation) {
   EXPECT_NEAR(out->result.physics->energy_it_kwh, 5.3, 1e-9);
   EXPECT_NEAR(out->result.physics->energy_facility_kwh, 7.95, 1e-9);
   EXPECT_NEAR(out->summary.avg_pue, 1.5, 1e-9);
+}
+
+// `--param` reaches the engine (sim::apply_param_overrides): doubling the NVLink node's host draw
+// (500 → 1000 W) adds 0.5 kW to the fixed allocation above: 5.8 kWh instead of 5.3.
+TEST(PhysicsEngine, ParamOverrideOfTheHostDrawAddsItsEnergy) {
+  const Cluster c = hot_node(25);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 3600);
+  sim::EngineOptions e = physics("power");
+  const models::ParamOverride twice[] = {{"power.nvlink_node_host_w", 1000}};
+  ASSERT_TRUE(sim::apply_param_overrides(e.physics, twice).is_ok());
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok());
+  EXPECT_NEAR(out->result.physics->energy_it_kwh, 5.8, 1e-9);
+}
+
+// The busy node draws 5300 W in a rack cooled for 3 kW: 2.3 kW over. Inlet 32 °C at the default
+// 1 °C/kW: 34.3 + 50 = 84.3 °C at TDP, under 85, so the 1000 s job ends at 1000 s. With
+// --param thermal.inlet_rise_c_per_kw=2: 36.6 + 50 = 86.6 °C, so it throttles and ends later.
+TEST(PhysicsEngine, ParamOverrideOfTheInletRiseMakesARackThrottle) {
+  Cluster c = hot_node(32);
+  c.racks[0].cooling_limit_kw = 3;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  auto base = run(c, jobs, physics("thermal"));
+  ASSERT_TRUE(base.is_ok());
+  EXPECT_EQ(base->result.jobs[0].end.to_seconds(), 1000);
+  EXPECT_EQ(base->result.physics->throttled_gpu_hours, 0);
+  sim::EngineOptions e = physics("thermal");
+  const models::ParamOverride twice[] = {{"thermal.inlet_rise_c_per_kw", 2}};
+  ASSERT_TRUE(sim::apply_param_overrides(e.physics, twice).is_ok());
+  auto hot = run(c, jobs, e);
+  ASSERT_TRUE(hot.is_ok());
+  EXPECT_GT(hot->result.physics->throttled_gpu_hours, 0);
+  EXPECT_GT(hot->result.jobs[0].end.to_seconds(), 1000);
+}
+
+// With --param power.min_clock=1 the software slowdown cannot lower the clock: at 37 °C inlet the
+// GPUs head for 87 °C, past 85 but under the 89 °C hardware threshold, so they reach 85 °C and stay
+// at clock 1 (not counted as throttled). The 1000 s job ends at 1000 s in a handful of events; the
+// engine used to wait for the onset it had already reached, one rack event per microsecond.
+TEST(PhysicsEngine, ReachedOnsetIsNotAwaitedAgain) {
+  const Cluster c = hot_node(37);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 1000);
+  sim::EngineOptions e = physics("thermal");
+  const models::ParamOverride floor[] = {{"power.min_clock", 1}};
+  ASSERT_TRUE(sim::apply_param_overrides(e.physics, floor).is_ok());
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->result.jobs[0].end.to_seconds(), 1000);
+  EXPECT_EQ(out->result.physics->throttled_gpu_hours, 0);
+  EXPECT_LT(out->result.events, 100u);
+}
+
+// An unknown name is refused before anything changes.
+TEST(PhysicsEngine, ParamOverrideOfAnUnknownNameFails) {
+  sim::EngineOptions e = physics("thermal");
+  const models::ParamOverride bad[] = {{"thermal.inlet_rise", 2}};
+  const Status st = sim::apply_param_overrides(e.physics, bad);
+  EXPECT_EQ(st.code(), ErrorCode::kNotFound);
+  EXPECT_EQ(e.physics.thermal.inlet_rise_c_per_kw, models::param("thermal.inlet_rise_c_per_kw"));
 }
 
 // Zone cap 4000 W on the busy node: static 500 + 8 × 200 + 8 × 40 idle = 2420 W, dynamic at full
@@ -321,7 +387,7 @@ TEST(PhysicsEngine, CheckpointSweepHasItsMinimumNearYoung) {
     jobs.jobs()[0].checkpoint_cost = Duration::seconds(300);
     sim::EngineOptions e = physics("failures,checkpoint");
     e.seed = 5;
-    e.physics.failure = models::FailureParams{1e12, 256, 24, 4};
+    e.physics.failure = models::FailureParams{1e12, 256, 1e12, 24, 4};  // host failures only
     e.physics.restore = Duration::seconds(600);
     auto out = run(c, jobs, e);
     ASSERT_TRUE(out.is_ok()) << out.status().message();

@@ -1,6 +1,7 @@
 // cool on three racks of one 4-GPU node each: rack 0 liquid-cooled, racks 1–2 air-cooled with a
 // 2.1 kW cooling limit. GPU: TDP 400 W, idle 40 W; a busy GPU (activity 0.8) draws
-// 40 + 360 × 0.8 = 328 W, 288 W above idle. A node's static draw is 500 + 4 × 200 = 1300 W, so an
+// 40 + 360 × 0.8 = 328 W, 288 W above idle. The nodes are NVLink baseboard nodes, whose static draw
+// is 500 + 4 × 200 = 1300 W (models/param_table.h), so an
 // idle rack draws 1300 + 4 × 40 = 1460 W and an air rack has room for (2100 − 1460) / 288 = 2.2,
 // i.e. 2 busy GPUs; with one GPU busy, (2100 − 1748) / 288 = 1.2, i.e. 1 more.
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@ Cluster cooled_cluster(double liquid_cap_kw = 0) {
     c.racks.push_back(Rack{.name = "rack" + std::to_string(r), .zone = ZoneId(r == 0 ? 0 : 1),
                            .cooling_limit_kw = 2.1, .leaf = r});
     c.nodes.push_back(testing::four_gpu_node(r, r, 0));
+    c.nodes.back().nvlink = true;
   }
   return c;
 }

@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "config/cluster_spec.h"
+#include "models/params.h"
 #include "models/site.h"
 #include "models/validation.h"
 
@@ -36,6 +37,17 @@ void print_sweep(const models::ValidationReport& r) {
   for (const models::SweepPoint& p : r.sweep) {
     std::printf("%12.0f %12.3f %16.4f %17.4f\n", p.interval_s, p.interval_s / r.young_s, p.expected_waste,
                 p.simulated_waste);
+  }
+}
+
+// The declared parameter table: value, unit and the source, or the word assumption.
+void print_params() {
+  std::printf("\nModel parameters (models/param_table.h; override with boreas sim --param NAME=VALUE):\n");
+  std::printf("%-38s %12s %-7s %s\n", "parameter", "value", "unit", "source");
+  for (const models::ParamSpec& p : models::param_table()) {
+    const std::string source = p.assumption ? "assumption: " + std::string(p.source) : std::string(p.source);
+    std::printf("%-38s %12.6g %-7s %s\n", std::string(p.name).c_str(), p.value, std::string(p.unit).c_str(),
+                source.c_str());
   }
 }
 
@@ -122,6 +134,7 @@ void add_models_commands(CLI::App& app, Runner& runner) {
       print_rows(report);
       print_split(report);
       print_sweep(report);
+      print_params();
       return kExitOk;
     };
   });

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
+#include "cli/sim_params.h"
 #include "cli/trace_fit.h"
 #include "config/cluster_spec.h"
 #include "trace/transform.h"
@@ -37,6 +38,8 @@ void add_sim_options(CLI::App* cmd, SimArgs& a) {
   cmd->add_option("--physics", a.physics,
                   "models applied: none (default), all, or a comma list of "
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
+  cmd->add_option("--param", a.params,
+                  "model parameters NAME=VALUE[,NAME=VALUE] (list: boreas models check; docs/models.md)");
   add_tenancy_options(cmd, a.tenancy);
   add_placement_options(cmd, a.placement_args);
   add_gpu_type_map_option(cmd, a.gpu_type_map);
@@ -105,6 +108,7 @@ Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, Si
     return physics.status();
   }
   a.physics_on = *physics;
+  BOREAS_RETURN_IF_ERROR(apply_param_flag(a.params, a.physics_options));
   BOREAS_RETURN_IF_ERROR(map_gpu_types(a.gpu_type_map, in.cluster.catalog, in.trace));
   const auto dropped = refuse_or_drop_unfit(in.cluster, in.trace, a.drop_unfit);
   if (!dropped.is_ok()) {
@@ -144,6 +148,7 @@ Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegi
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
+  req.engine_options.physics = a.physics_options;
   req.engine_options.physics.on = a.physics_on;
   req.engine_options.physics.reference_gpu = in.reference.name;
   req.progress = std::move(progress);

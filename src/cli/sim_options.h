@@ -26,6 +26,8 @@ struct SimArgs {
   std::string report, schedule_trace;  // optional views built from the --out files
   std::string physics = "none";        // models the engine applies (docs/models.md)
   sim::PhysicsSwitches physics_on;
+  std::string params;                  // --param NAME=VALUE,... (models/param_table.h)
+  sim::PhysicsOptions physics_options;  // the models' parameters after --param
   uint64_t seed = 0;
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
   std::vector<double> las_thresholds{3250, 7200};

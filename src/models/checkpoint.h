@@ -6,19 +6,20 @@
 #include <vector>
 
 #include "core/status.h"
+#include "models/param_table.h"
 #include "models/random.h"
 
 namespace boreas::models {
 
 struct CheckpointParams {
   // fp32 master weights + Adam m + v + bf16 weights = 4 + 4 + 4 + 2 bytes (D7; FACTS §4.2 12–16).
-  double bytes_per_param = 14;
+  double bytes_per_param = param("checkpoint.bytes_per_param");
   // Aggregate storage bandwidth a job gets: BLOOM wrote 2.3 TB in 40 s ≈ 57 GB/s (R12).
-  double write_gbps = 57;
-  double read_gbps = 57;
+  double write_gbps = param("checkpoint.write_gbps");
+  double read_gbps = param("checkpoint.read_gbps");
   // Requeue, container start, CUDA init and warm-up before reading the checkpoint: a cached-image
   // cold start of a 70B model takes 40–90 s (FACTS §6.3, I4) → 60 s.
-  double restart_overhead_s = 60;
+  double restart_overhead_s = param("checkpoint.restart_overhead_s");
 };
 
 struct CheckpointCost {

@@ -10,6 +10,7 @@
 #include "core/status.h"
 #include "core/time.h"
 #include "core/topology.h"
+#include "models/param_table.h"
 
 namespace boreas::models {
 
@@ -26,14 +27,14 @@ struct CommParams {
   // Achieved / spec bandwidth per tier. In-node 0.85: "links achieve about 80–90% of spec"
   // (FACTS §2.1; A100 235 of 300). NVLS parts beat it (8×H100: 460–480 GB/s against 450 spec).
   // Network 0.73: 4×8 B200 reach 36.5 of 50 GB/s per NIC (FACTS §2.3, N3).
-  double nvlink_efficiency = 0.85;
-  double network_efficiency = 0.73;
+  double nvlink_efficiency = param("comm.nvlink_efficiency");
+  double network_efficiency = param("comm.network_efficiency");
   // How the intra- and inter-node phases of a hierarchical all-reduce combine:
   // T = max(a, b) + (1 − overlap) × min(a, b). 1 = FACTS' lower bound (max), 0 = upper (sum).
-  double hierarchical_overlap = 1.0;
+  double hierarchical_overlap = param("comm.hierarchical_overlap");
   // Used when a node has no NVLink domain (PCIe Gen4 x16, FACTS §2.1).
-  double pcie_gbps = 31;
-  Duration pcie_latency = Duration::micros(5);
+  double pcie_gbps = param("comm.pcie_gbps");
+  Duration pcie_latency = Duration::micros(static_cast<int64_t>(param("comm.pcie_latency_us")));
 };
 
 Status validate(const CommParams& p);

@@ -8,6 +8,7 @@
 #include "core/ids.h"
 #include "core/status.h"
 #include "core/time.h"
+#include "models/param_table.h"
 
 namespace boreas::models {
 
@@ -15,11 +16,11 @@ enum class PriceTier { kOnDemand, kReserved, kSpot };
 
 struct CostParams {
   // Used when the catalog has no reserved / spot price for a type.
-  double reserved_discount = 0.45;  // 1–3 year reservations run 30–60% below on-demand (P2, P12)
-  double spot_discount = 0.6;       // surveys: 40–70% or 50–80% lower (P12, P10)
+  double reserved_discount = param("cost.reserved_discount");  // 30–60% below on-demand (P2, P12)
+  double spot_discount = param("cost.spot_discount");  // surveys: 40–70% or 50–80% lower (P12, P10)
   // Site energy price; not in FACTS (set it per site). Cloud GPU-hour prices already include
   // power, so set 0 when costing cloud capacity.
-  double energy_usd_per_kwh = 0.10;
+  double energy_usd_per_kwh = param("cost.energy_usd_per_kwh");
 };
 
 Status validate(const CostParams& p);

@@ -9,23 +9,17 @@
 namespace boreas::models {
 namespace {
 
-// Llama 3 405B, 54-day snapshot (FACTS §4.1, R1/R2).
-constexpr double kLlamaGpus = 16384;
-constexpr double kLlamaHours = 54 * 24;
-constexpr double kLlamaUnexpected = 419;
-constexpr double kGpuShareOfCauses = 0.587;  // "GPU issues were 58.7%" (paper, FACTS §4.1)
+constexpr double kLlamaGpusPerHost = 8;
 
 }  // namespace
 
 FailureParams llama3_failure_params(uint32_t gpus_per_node) {
-  const double gpu_hours_per_interruption = kLlamaGpus * kLlamaHours / kLlamaUnexpected;  // ≈ 50.7k
-  const double nodes = kLlamaGpus / 8.0;  // Llama 3 ran 8-GPU hosts
-  const double node_hours_per_interruption = nodes * kLlamaHours / kLlamaUnexpected;
   FailureParams p;
-  p.gpu_mtbf_hours = gpu_hours_per_interruption / kGpuShareOfCauses;
+  p.gpu_mtbf_hours = param("failure.gpu_mtbf_hours");
+  p.job_only_mtbf_hours = param("failure.job_only_mtbf_hours");
   // Keeps the per-GPU-hour total at the Llama figure whatever the host size: a host of g GPUs
-  // carries g/8 of an 8-GPU host's non-GPU failures.
-  p.node_mtbf_hours = node_hours_per_interruption / (1.0 - kGpuShareOfCauses) * 8.0 / gpus_per_node;
+  // carries g/8 of an 8-GPU host's host failures.
+  p.node_mtbf_hours = param("failure.node_mtbf_hours") * kLlamaGpusPerHost / gpus_per_node;
   return p;
 }
 
@@ -33,13 +27,14 @@ Status validate(const FailureParams& p) {
   return ParamCheck("failure")
       .positive("gpu_mtbf_hours", p.gpu_mtbf_hours)
       .positive("node_mtbf_hours", p.node_mtbf_hours)
+      .positive("job_only_mtbf_hours", p.job_only_mtbf_hours)
       .positive("gpu_repair_hours", p.gpu_repair_hours)
       .positive("node_repair_hours", p.node_repair_hours)
       .status();
 }
 
 double job_mtbf_hours(const FailureParams& p, uint32_t gpus, uint32_t nodes) {
-  const double rate = gpus / p.gpu_mtbf_hours + nodes / p.node_mtbf_hours;
+  const double rate = gpus / p.gpu_mtbf_hours + nodes / p.node_mtbf_hours + gpus / p.job_only_mtbf_hours;
   return rate > 0 ? 1.0 / rate : INFINITY;
 }
 
@@ -116,6 +111,9 @@ FailureProcess job_failure_process(const FailureParams& p, uint32_t gpus, uint32
   }
   for (uint32_t i = 0; i < nodes; ++i) {
     process.add(p.node_mtbf_hours);
+  }
+  for (uint32_t i = 0; i < gpus; ++i) {
+    process.add(p.job_only_mtbf_hours);
   }
   return process;
 }

@@ -9,21 +9,23 @@
 
 #include "core/status.h"
 #include "core/time.h"
+#include "models/param_table.h"
 #include "models/random.h"
 
 namespace boreas::models {
 
 enum class ComponentKind : uint8_t { kGpu, kNode };
 
+// The Llama 3 405B interruptions (FACTS §4.1) split by cause into three processes
+// (models/param_table.h has the counts): GPU hardware and host hardware take the node down for a
+// repair; software, network, NCCL and silent-data-corruption interruptions only kill the job.
 struct FailureParams {
-  // Job-interrupting failures charged to the GPU itself, per GPU: 50.7k GPU-hours per
-  // interruption (FACTS §4.1 D) divided by the GPU share of causes, 58.7% (FACTS §4.1, paper).
-  double gpu_mtbf_hours = 0;
-  // The other 41.3% of causes (host, network, NIC, software, ...) charged to the node.
-  double node_mtbf_hours = 0;
+  double gpu_mtbf_hours = 0;  // per GPU: GPU hardware; the node goes to repair
+  double node_mtbf_hours = 0;  // per host: host hardware; the node goes to repair
+  double job_only_mtbf_hours = 0;  // per GPU: the job dies, the node stays in service
   // Mean repair times (exponential). FACTS has no MTTR row (§7 gaps): assumptions, configurable.
-  double gpu_repair_hours = 24;  // drain the node, swap the GPU or board
-  double node_repair_hours = 4;  // reboot / unplanned host maintenance
+  double gpu_repair_hours = param("failure.gpu_repair_hours");    // drain the node, swap the GPU or board
+  double node_repair_hours = param("failure.node_repair_hours");  // reboot / unplanned host maintenance
 };
 
 // The Llama 3 derived defaults for nodes of `gpus_per_node` GPUs (Llama 3 used 8 per node).
@@ -63,7 +65,8 @@ class FailureProcess {
   std::vector<double> tree_;  // Fenwick tree over enabled rates, 1-based
 };
 
-// The components a job runs on: `gpus` GPU processes (indexes 0..gpus−1), then `nodes` nodes.
+// The components a job runs on: `gpus` GPU processes (indexes 0..gpus−1), then `nodes` nodes,
+// then `gpus` job-only processes.
 FailureProcess job_failure_process(const FailureParams& p, uint32_t gpus, uint32_t nodes);
 
 // Mean time between failures observed over `events` draws (hours): a job that moves to spare

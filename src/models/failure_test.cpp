@@ -10,10 +10,11 @@ namespace {
 
 TEST(Failure, Llama3DefaultsGiveOneInterruptionPer50700GpuHours) {
   const FailureParams p = llama3_failure_params();
-  // 16384 × 1296 / 419 = 50,676 GPU-hours; GPU share 58.7% → 86,331 h per GPU.
-  EXPECT_NEAR(p.gpu_mtbf_hours, 50676.0 / 0.587, 5.0);
-  // 2048 hosts × 1296 h / 419 / 0.413 = 15,339 h per 8-GPU host.
-  EXPECT_NEAR(p.node_mtbf_hours, 2048.0 * 1296 / 419 / 0.413, 1.0);
+  // By cause (FACTS §4.1 table): 262 GPU-hardware → 16384 × 1296 / 262 = 81,044 h per GPU;
+  // 53 host-hardware → 2048 × 1296 / 53 = 50,079 h per 8-GPU host; 104 job-only → 204,170 h.
+  EXPECT_NEAR(p.gpu_mtbf_hours, 81044, 1.0);
+  EXPECT_NEAR(p.node_mtbf_hours, 50079, 1.0);
+  EXPECT_NEAR(p.job_only_mtbf_hours, 204170, 1.0);
   // Whole 16,384-GPU job: 54 × 24 / 419 = 3.093 h.
   EXPECT_NEAR(job_mtbf_hours(p, 16384, 2048), 3.093, 0.001);
   EXPECT_TRUE(validate(p).is_ok());
@@ -42,15 +43,21 @@ TEST(Failure, SimulatedLlama3JobIsInterruptedEvery3Point1Hours) {
   EXPECT_NEAR(interval_h, 3.093, 0.093);  // in fact within 3%
 }
 
-// 58.7% of failures hit a GPU component (indexes below 16,384).
-TEST(Failure, GpuShareOfFailuresMatchesLlama3) {
+// 262 of 419 = 62.5% of failures hit a GPU component (indexes below 16,384), 53 of 419 = 12.6% a
+// host (the next 2,048) and 104 of 419 = 24.8% are job-only (the last 16,384). ±0.02 is over 4
+// standard errors of 10,000 draws.
+TEST(Failure, ShareOfFailuresByCauseMatchesLlama3) {
   const FailureProcess process = job_failure_process(llama3_failure_params(), 16384, 2048);
   Rng rng(43);
-  int gpu_failures = 0;
+  int gpu = 0;
+  int host = 0;
   for (int i = 0; i < 10000; ++i) {
-    gpu_failures += process.next(rng)->component < 16384 ? 1 : 0;
+    const uint32_t c = process.next(rng)->component;
+    gpu += c < 16384 ? 1 : 0;
+    host += c >= 16384 && c < 16384 + 2048 ? 1 : 0;
   }
-  EXPECT_NEAR(gpu_failures / 10000.0, 0.587, 0.02);
+  EXPECT_NEAR(gpu / 10000.0, 262.0 / 419, 0.02);
+  EXPECT_NEAR(host / 10000.0, 53.0 / 419, 0.02);
 }
 
 TEST(Failure, PicksComponentsInProportionToTheirRates) {

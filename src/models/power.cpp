@@ -14,8 +14,10 @@ Status validate(const PowerParams& p) {
       .positive("min_clock", p.min_clock)
       .in("min_clock", p.min_clock, 0, 1)
       .in("default_activity", p.default_activity, 0, 1)
-      .at_least("node_base_w", p.node_base_w, 0)
-      .at_least("node_per_gpu_w", p.node_per_gpu_w, 0)
+      .at_least("nvlink_node_host_w", p.nvlink_node_host_w, 0)
+      .at_least("nvlink_node_per_gpu_w", p.nvlink_node_per_gpu_w, 0)
+      .at_least("pcie_node_host_w", p.pcie_node_host_w, 0)
+      .at_least("pcie_node_per_gpu_w", p.pcie_node_per_gpu_w, 0)
       .status();
 }
 
@@ -77,12 +79,19 @@ double sum_w(std::span<const double> w) {
   return std::accumulate(w.begin(), w.end(), 0.0);
 }
 
-double node_static_w(uint32_t gpus, const PowerParams& p) {
-  return p.node_base_w + p.node_per_gpu_w * gpus;
+double node_static_w(uint32_t gpus, bool nvlink, const PowerParams& p) {
+  if (nvlink) {
+    return p.nvlink_node_host_w + p.nvlink_node_per_gpu_w * gpus;
+  }
+  return p.pcie_node_host_w + p.pcie_node_per_gpu_w * gpus;
 }
 
-double node_power_w(std::span<const double> gpu_w, const PowerParams& p) {
-  return sum_w(gpu_w) + node_static_w(static_cast<uint32_t>(gpu_w.size()), p);
+double node_static_w(const Node& node, const PowerParams& p) {
+  return node_static_w(node.gpu_count, node.nvlink, p);
+}
+
+double node_power_w(std::span<const double> gpu_w, bool nvlink, const PowerParams& p) {
+  return sum_w(gpu_w) + node_static_w(static_cast<uint32_t>(gpu_w.size()), nvlink, p);
 }
 
 double energy_kwh(double power_w, Duration interval) {

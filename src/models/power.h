@@ -6,25 +6,30 @@
 #include <span>
 
 #include "core/gpu.h"
+#include "core/topology.h"
 #include "core/status.h"
 #include "core/time.h"
+#include "models/param_table.h"
 
 namespace boreas::models {
 
 struct PowerParams {
   // Dynamic power ∝ clock^γ: P_dyn ∝ f·V² with voltage tracking frequency in the DVFS range.
   // docs/models.md checks γ = 3 against the LLaMA power-capping result (FACTS §3.1, T8).
-  double clock_power_exponent = 3;
+  double clock_power_exponent = param("power.clock_power_exponent");
   // Lowest clock the driver's power/thermal controller goes to before hardware slowdown.
-  double min_clock = 0.6;
+  double min_clock = param("power.min_clock");
   // Activity of a busy GPU when the job class gives none: H100 inference at batch 128 draws 86%
   // of TDP (T6), a training node at most 76% of its rating (T7) → 0.8.
-  double default_activity = 0.8;
-  // Non-GPU draw per node (CPUs, memory, fans, NICs, NVSwitch): 500 W + 200 W per GPU, the
-  // envelope config uses for rack sizing (docs/formats/cluster.md). An 8× H100 node at TDP draws
-  // 5.6 + 2.1 = 7.7 kW, the ≈ 76% of its 10.2 kW rating that FACTS §3.1 (T7) reports for training.
-  double node_base_w = 500;
-  double node_per_gpu_w = 200;
+  double default_activity = param("power.default_activity");
+  // Non-GPU draw per node (CPUs, memory, fans, NICs, NVSwitch) by node class. NVLink baseboard
+  // nodes (HGX/DGX): 500 W + 200 W per GPU, so an 8× H100 node at TDP draws 5.6 + 2.1 = 7.7 kW,
+  // the ≈ 76% of its 10.2 kW rating FACTS §3.1 (T7) reports for training. PCIe servers (cards
+  // in a general-purpose host): 300 W + 30 W per card, an assumption (models/param_table.h).
+  double nvlink_node_host_w = param("power.nvlink_node_host_w");
+  double nvlink_node_per_gpu_w = param("power.nvlink_node_per_gpu_w");
+  double pcie_node_host_w = param("power.pcie_node_host_w");
+  double pcie_node_per_gpu_w = param("power.pcie_node_per_gpu_w");
 };
 
 Status validate(const PowerParams& p);
@@ -57,10 +62,11 @@ CappedClock group_clock_for_cap(std::span<const GpuLoad> gpus, double static_w, 
 // A synchronous gang runs at the pace of its slowest GPU (FACTS §1.2): the lowest clock factor.
 double gang_clock(std::span<const double> clocks);
 
-// A node's non-GPU draw: node_base_w + node_per_gpu_w × GPUs.
-double node_static_w(uint32_t gpus, const PowerParams& p);
+// A node's non-GPU draw by class: host + per-GPU × GPUs, NVLink (baseboard) or PCIe figures.
+double node_static_w(uint32_t gpus, bool nvlink, const PowerParams& p);
+double node_static_w(const Node& node, const PowerParams& p);
 // Sum of a node's GPU draws (one entry per GPU) plus its static draw.
-double node_power_w(std::span<const double> gpu_w, const PowerParams& p);
+double node_power_w(std::span<const double> gpu_w, bool nvlink, const PowerParams& p);
 double sum_w(std::span<const double> w);
 
 // Energy of a constant draw over an interval.

@@ -72,12 +72,25 @@ TEST(Power, GangRunsAtItsSlowestGpu) {
 TEST(Power, NodeTotalsAndEnergy) {
   const PowerParams p;
   const std::vector<double> gpus(8, 385.0);
-  EXPECT_NEAR(node_power_w(gpus, p), 8 * 385.0 + 500 + 8 * 200, 1e-9);
-  // 8× H100 at TDP: 5.6 kW + 2.1 kW = 7.7 kW (config's rack-sizing envelope).
-  EXPECT_NEAR(node_power_w(std::vector<double>(8, 700.0), p), 7700, 1e-9);
+  EXPECT_NEAR(node_power_w(gpus, true, p), 8 * 385.0 + 500 + 8 * 200, 1e-9);
+  // 8× H100 at TDP: 5.6 kW + 2.1 kW = 7.7 kW, 76% of the 10.2 kW HGX rating (FACTS §3.1 T7).
+  EXPECT_NEAR(node_power_w(std::vector<double>(8, 700.0), true, p), 7700, 1e-9);
   EXPECT_NEAR(sum_w(gpus), 3080, 1e-9);
   EXPECT_NEAR(energy_kwh(1000, Duration::hours(1)), 1.0, 1e-12);
   EXPECT_NEAR(energy_kwh(250, Duration::minutes(30)), 0.125, 1e-12);
+}
+
+// Static draw by node class: a 4× L4 PCIe server draws 300 + 4 × 30 = 420 W besides its 288 W of
+// GPUs, not the 1.3 kW of an NVLink baseboard node of 4 GPUs (500 + 4 × 200).
+TEST(Power, StaticDrawDependsOnTheNodeClass) {
+  const PowerParams p;
+  EXPECT_NEAR(node_static_w(4, false, p), 420, 1e-9);
+  EXPECT_NEAR(node_static_w(4, true, p), 1300, 1e-9);
+  Node l4;
+  l4.gpu_count = 4;
+  EXPECT_NEAR(node_static_w(l4, p), 420, 1e-9);
+  Node cpu_only;
+  EXPECT_NEAR(node_static_w(cpu_only, p), 300, 1e-9);  // the host alone
 }
 
 }  // namespace

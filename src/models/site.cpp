@@ -10,7 +10,7 @@ double node_kw(const Cluster& c, const Node& n, double activity, const PowerPara
   if (n.gpu_type) {
     gpu_w = n.gpu_count * gpu_power_w(c.catalog.at(*n.gpu_type), activity, 1.0, p);
   }
-  return (gpu_w + node_static_w(n.gpu_count, p)) / 1000.0;
+  return (gpu_w + node_static_w(n, p)) / 1000.0;
 }
 
 // Hottest steady state and worst throttle state among the rack's GPU nodes.
@@ -43,7 +43,7 @@ std::vector<ZonePower> zone_power(const Cluster& c, const std::vector<RackTherma
   }
   for (const Node& n : c.nodes) {
     const uint32_t z = c.racks[n.rack.value()].zone.value();
-    static_w[z] += node_static_w(n.gpu_count, p);
+    static_w[z] += node_static_w(n, p);
     for (uint32_t g = 0; n.gpu_type && g < n.gpu_count; ++g) {
       loads[z].push_back({&c.catalog.at(*n.gpu_type), activity});
     }

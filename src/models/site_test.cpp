@@ -5,7 +5,7 @@
 namespace boreas::models {
 namespace {
 
-// Air zone (25 °C, PUE 1.5): rack 0 with 2 nodes × 8 H100 and a 5 kW cooling limit.
+// Air zone (25 °C, PUE 1.5): rack 0 with 2 nodes × 8 H100 and a 3 kW cooling limit.
 // Liquid zone (35 °C, PUE 1.15, 5 kW cap): rack 1 with 1 node × 8 H100.
 Cluster two_zone_cluster() {
   Cluster c;
@@ -24,13 +24,14 @@ Cluster two_zone_cluster() {
   c.zones = {air, liquid};
   Rack r0;
   r0.zone = ZoneId(0);
-  r0.cooling_limit_kw = 5;
+  r0.cooling_limit_kw = 3;
   Rack r1;
   r1.zone = ZoneId(1);
   c.racks = {r0, r1};
   Node n;
   n.gpu_type = GpuTypeId(0);
   n.gpu_count = 8;
+  n.nvlink = true;  // HGX baseboard: static 500 W + 200 W per GPU
   n.rack = RackId(0);
   Node m = n;
   m.rack = RackId(1);
@@ -38,17 +39,17 @@ Cluster two_zone_cluster() {
   return c;
 }
 
-// Activity 1: a node draws 8 × 700 + 500 + 8 × 200 = 7.7 kW; rack 0 = 15.4 kW, 10.4 kW over its
-// limit → inlet 35.4 °C, T_ss = 35.4 + 50 = 85.4 °C > 85 → software slowdown:
-// cap (85 − 35.4) × 14 = 694.4 W → clock ∛(624.4/630) = 0.997028.
+// Activity 1: a node draws 8 × 700 + 500 + 8 × 200 = 7.7 kW; rack 0 = 15.4 kW, 12.4 kW over its
+// limit → inlet 37.4 °C, T_ss = 37.4 + 50 = 87.4 °C > 87 (H100-SXM) → software slowdown:
+// cap (87 − 37.4) × 14 = 694.4 W → clock ∛(624.4/630) = 0.997028.
 TEST(Site, AirRackOverItsLimitThrottles) {
   const SiteThermal s = site_thermal(two_zone_cluster(), 1.0, PowerParams{}, ThermalParams{});
   ASSERT_EQ(s.racks.size(), 2u);
   const RackThermal& r = s.racks[0];
   EXPECT_EQ(r.gpus, 16u);
   EXPECT_NEAR(r.it_kw, 15.4, 1e-9);
-  EXPECT_NEAR(r.inlet_c, 35.4, 1e-9);
-  EXPECT_NEAR(r.gpu_temp_c, 85.4, 1e-9);
+  EXPECT_NEAR(r.inlet_c, 37.4, 1e-9);
+  EXPECT_NEAR(r.gpu_temp_c, 87.4, 1e-9);
   EXPECT_EQ(r.throttle.level, Throttle::kSoftware);
   EXPECT_NEAR(r.throttle.clock, 0.997028, 1e-6);
 }

@@ -6,15 +6,17 @@
 
 #include "core/status.h"
 #include "core/time.h"
+#include "models/param_table.h"
 #include "models/random.h"
 
 namespace boreas::models {
 
 struct SpotParams {
   // FACTS has no reclaim-rate or notice row: these are assumptions to set per provider.
-  double mean_hours_between_reclaims = 24;   // per spot node
-  double mean_hours_reclaimed = 2;           // until the capacity comes back
-  Duration notice = Duration::seconds(120);  // AWS's two-minute interruption notice
+  double mean_hours_between_reclaims = param("spot.mean_hours_between_reclaims");  // per spot node
+  double mean_hours_reclaimed = param("spot.mean_hours_reclaimed");  // until the capacity comes back
+  // AWS's two-minute interruption notice
+  Duration notice = Duration::seconds(static_cast<int64_t>(param("spot.notice_s")));
 };
 Status validate(const SpotParams& p);
 

@@ -48,7 +48,7 @@ GpuType priced(double on_demand, double spot, double reserved) {
   return t;
 }
 
-// H100-SXM catalog prices: 2.95 on demand, 2.25 spot, no reserved → 2.95 × 0.55 = 1.6225.
+// A type priced 2.95 on demand and 2.25 spot, no reserved → 2.95 × 0.55 = 1.6225.
 TEST(Cost, TierPricesWithCatalogAndDiscountFallbacks) {
   const CostParams p;
   const GpuType h100 = priced(2.95, 2.25, 0);

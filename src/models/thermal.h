@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "core/time.h"
 #include "core/topology.h"
+#include "models/param_table.h"
 #include "models/power.h"
 
 namespace boreas::models {
@@ -16,28 +17,34 @@ namespace boreas::models {
 // Calibration per cooling kind: temperature rise above inlet/coolant at TDP (sets R = rise / TDP,
 // so heat sinks are sized to their GPU) and the time constant τ = R·C.
 struct CoolingParams {
-  double rise_at_tdp_c = 50;
-  double tau_s = 150;
+  double rise_at_tdp_c = 0;
+  double tau_s = 0;
 };
 
 // Throttle thresholds of one GPU type (catalog name), where FACTS §3.2 has them.
 struct ThrottleThresholds {
   std::string gpu;
-  double max_operating_c = 85;
-  double hw_slowdown_c = 89;
+  double max_operating_c = param("thermal.max_operating_c");
+  double hw_slowdown_c = param("thermal.hw_slowdown_c");
 };
 
 struct ThermalParams {
-  CoolingParams air{50, 150};           // 25 °C air → 75 °C at TDP; τ 150 s: 5τ = 12.5 min soak (T2)
-  CoolingParams direct_liquid{25, 60};  // 35 °C warm water → 60 °C (T20 coolant 32–45 °C)
-  CoolingParams immersion{30, 300};     // large fluid mass: slow (assumption)
+  // 25 °C air → 75 °C at TDP; τ 150 s: 5τ = 12.5 min soak (T2)
+  CoolingParams air{param("thermal.air.rise_at_tdp_c"), param("thermal.air.tau_s")};
+  // 35 °C warm water → 60 °C (T20 coolant 32–45 °C)
+  CoolingParams direct_liquid{param("thermal.direct_liquid.rise_at_tdp_c"), param("thermal.direct_liquid.tau_s")};
+  // large fluid mass: slow (assumption)
+  CoolingParams immersion{param("thermal.immersion.rise_at_tdp_c"), param("thermal.immersion.tau_s")};
   // Air racks above their cooling limit recirculate hot air: inlet rise per kW over the limit.
-  double inlet_rise_c_per_kw = 1.0;
-  double max_operating_c = 85;     // SW thermal slowdown starts (A100-SXM4-80GB, FACTS §3.2 T1)
-  double hw_slowdown_c = 89;       // HW slowdown (A100 and H100 PCIe, FACTS §3.2)
-  double hw_slowdown_clock = 0.5;  // "clocks cut by a factor of 2 or more" (T3)
-  // Per-type thresholds overriding the two above: H100 PCIe 87/89 °C (FACTS §3.2, T2).
-  std::vector<ThrottleThresholds> by_type{{"H100-PCIe", 87, 89}};
+  double inlet_rise_c_per_kw = param("thermal.inlet_rise_c_per_kw");
+  double max_operating_c = param("thermal.max_operating_c");  // SW slowdown (A100-SXM4-80GB, FACTS §3.2 T1)
+  double hw_slowdown_c = param("thermal.hw_slowdown_c");      // HW slowdown (A100, FACTS §3.2 T1)
+  double hw_slowdown_clock = param("thermal.hw_slowdown_clock");  // "clocks cut by a factor of 2 or more" (T3)
+  // Per-type thresholds overriding the two above: H100 PCIe 87/89 °C (FACTS §3.2, T2); H100-SXM
+  // takes the PCIe part's figures (same die; FACTS has no SXM row: an assumption).
+  std::vector<ThrottleThresholds> by_type{
+      {"H100-PCIe", param("thermal.H100-PCIe.max_operating_c"), param("thermal.H100-PCIe.hw_slowdown_c")},
+      {"H100-SXM", param("thermal.H100-SXM.max_operating_c"), param("thermal.H100-SXM.hw_slowdown_c")}};
 };
 
 Status validate(const ThermalParams& p);

@@ -7,9 +7,11 @@
 namespace boreas::models {
 namespace {
 
+// A 700 W GPU with no per-type thresholds, so the defaults (85/89 °C, FACTS §3.2 T1) apply; the
+// H100-SXM's own row (87/89 °C) is checked in PerTypeThresholds.
 GpuType h100() {
   GpuType t;
-  t.name = "H100-SXM";
+  t.name = "GPU-700W";
   t.tdp_w = 700;  // idle 70 W by the 0.1 × TDP rule
   return t;
 }
@@ -107,7 +109,11 @@ TEST(Thermal, PerTypeThresholds) {
   pcie.tdp_w = 350;
   const ThermalParams p;
   EXPECT_EQ(thresholds_for(pcie, p).max_operating_c, 87);
-  EXPECT_EQ(thresholds_for(h100(), p).max_operating_c, 85);
+  EXPECT_EQ(thresholds_for(h100(), p).max_operating_c, 85);  // no row: the A100 default
+  GpuType sxm = h100();
+  sxm.name = "H100-SXM";
+  EXPECT_EQ(thresholds_for(sxm, p).max_operating_c, 87);  // the PCIe part's figure (assumption)
+  EXPECT_EQ(thresholds_for(sxm, p).hw_slowdown_c, 89);
   const ThrottleState s = throttle_state(pcie, 1.0, 45, rc_for(pcie, CoolingKind::kAir, p), PowerParams{}, p);
   EXPECT_EQ(s.level, Throttle::kSoftware);
   EXPECT_NEAR(s.clock, std::cbrt(259.0 / 315), 1e-9);

@@ -32,7 +32,7 @@ class PowerEstimate {
     zone_w_.assign(c.zones.size(), 0);
     for (uint32_t i = 0; i < c.nodes.size(); ++i) {
       const Node& n = c.nodes[i];
-      double w = models::node_static_w(n.gpu_count, o.power);
+      double w = models::node_static_w(n, o.power);
       if (n.gpu_type) {
         const GpuType& t = c.catalog.at(*n.gpu_type);
         const uint32_t busy = n.gpu_count - s.node_free(NodeId(i));

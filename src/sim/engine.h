@@ -117,6 +117,8 @@ class Engine {
   Status handle_fault(const Event& e);
   void draw_failure(Time t);
   Status fail_node(NodeId node, Time t, Duration repair);
+  Status fail_jobs(NodeId node, Time t);     // a job-only failure: the node stays in service
+  Status kill_runs_on(NodeId node, Time t);  // every run on the node fails
   std::vector<JobId> jobs_on(NodeId node) const;
   void draw_reclaim(Time from);
   void redraw_reclaim(Time t, Time from);

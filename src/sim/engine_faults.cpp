@@ -1,7 +1,9 @@
-// Failures in the engine: one FailureProcess over every GPU node (its host and its GPUs as two
-// components, FACTS §4.1 rates), drawn from the engine's one seeded generator, plus failures placed
-// by hand. A failure kills the runs on the node; they lose the work since their last checkpoint,
-// pay the restore and go back to the queue. The node is out of service until its repair ends.
+// Failures in the engine: one FailureProcess over every GPU node (its host, its GPUs, and the
+// job-only causes of its GPUs as three components, FACTS §4.1 rates split by cause), drawn from
+// the engine's one seeded generator, plus failures placed by hand. A failure kills the runs on the
+// node; they lose the work since their last checkpoint, pay the restore and go back to the queue.
+// A host or GPU failure takes the node out of service until its repair ends; a job-only failure
+// (software, network, NCCL, silent data corruption) leaves it in service.
 // Spot reclaims take a node away the same way, for the time the spot model draws.
 
 #include <algorithm>
@@ -14,6 +16,7 @@ namespace boreas::sim {
 namespace {
 constexpr uint32_t kInjected = std::numeric_limits<uint32_t>::max();  // version of a placed failure
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kComponentsPerNode = 3;  // host, GPUs, job-only; in this order
 }  // namespace
 
 void Engine::init_faults() {
@@ -45,9 +48,11 @@ void Engine::init_faults() {
       continue;
     }
     node_component_[n] = failures_.add(p.failure.node_mtbf_hours);
-    failures_.add(p.failure.gpu_mtbf_hours / gpus);  // any of its GPUs
-    failure_node_.push_back(NodeId(n));
-    failure_node_.push_back(NodeId(n));
+    failures_.add(p.failure.gpu_mtbf_hours / gpus);       // any of its GPUs
+    failures_.add(p.failure.job_only_mtbf_hours / gpus);  // a job-only cause on any of its GPUs
+    for (uint32_t c = 0; c < kComponentsPerNode; ++c) {
+      failure_node_.push_back(NodeId(n));
+    }
   }
   draw_failure(Time());
 }
@@ -69,8 +74,12 @@ Status Engine::handle_fault(const Event& e) {
   if (e.version != failure_version_) {
     return Status::ok();
   }
-  // Components are added in pairs per node: the host first, then its GPUs.
-  const auto kind = e.job % 2 == 0 ? models::ComponentKind::kNode : models::ComponentKind::kGpu;
+  // Components are added in threes per node: the host, its GPUs, its job-only causes.
+  const uint32_t component = e.job % kComponentsPerNode;
+  if (component == 2) {
+    return fail_jobs(failure_node_[e.job], e.time);
+  }
+  const auto kind = component == 0 ? models::ComponentKind::kNode : models::ComponentKind::kGpu;
   return fail_node(failure_node_[e.job], e.time, models::draw_repair(p.failure, kind, rng_));
 }
 
@@ -101,15 +110,31 @@ Status Engine::fail_node(NodeId node, Time t, Duration repair) {
   if (state_.node_down(node)) {
     return Status::ok();
   }
+  ++physics_->totals().failures;
+  BOREAS_RETURN_IF_ERROR(kill_runs_on(node, t));
+  return take_down(node, t, repair, t);
+}
+
+// A job-only failure: the runs on the node die, the node stays in service. On a node with no run
+// there is nothing to kill, and it is not counted. The next failure is drawn afresh.
+Status Engine::fail_jobs(NodeId node, Time t) {
+  if (!jobs_on(node).empty()) {
+    ++physics_->totals().failures;
+    BOREAS_RETURN_IF_ERROR(kill_runs_on(node, t));
+  }
+  draw_failure(t);
+  return Status::ok();
+}
+
+Status Engine::kill_runs_on(NodeId node, Time t) {
   PhysicsTotals& totals = physics_->totals();
-  ++totals.failures;
   const std::vector<JobId> victims = jobs_on(node);
   for (JobId j : victims) {
     ++totals.interrupted_runs;
     const Duration redo = physics_->lost_on_kill(j, t);
     BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kFailed, redo));
   }
-  return take_down(node, t, repair, t);
+  return Status::ok();
 }
 
 // Spot reclaims (models::next_reclaim): notices form one exponential process over the spot nodes
@@ -182,8 +207,9 @@ void Engine::node_changed(NodeId node, Time t, Time reclaim_from) {
   const uint32_t c = node_component_[node.value()];
   if (c != kNone) {
     const bool up = !state_.node_down(node);
-    failures_.set_enabled(c, up);
-    failures_.set_enabled(c + 1, up);
+    for (uint32_t k = 0; k < kComponentsPerNode; ++k) {
+      failures_.set_enabled(c + k, up);
+    }
     draw_failure(t);
   }
   if (spot_node_[node.value()]) {

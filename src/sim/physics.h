@@ -15,6 +15,7 @@
 #include "models/comm.h"
 #include "models/cost.h"
 #include "models/failure.h"
+#include "models/params.h"
 #include "models/power.h"
 #include "models/spot.h"
 #include "models/thermal.h"
@@ -45,6 +46,8 @@ struct InjectedFailure {
   std::optional<Duration> repair;
 };
 
+// Defaults from the declared parameter table (models/param_table.h, docs/models.md); `boreas sim
+// --param NAME=VALUE` changes them through apply_param_overrides.
 struct PhysicsOptions {
   PhysicsSwitches on;
   models::ThroughputParams throughput = models::default_throughput_params();
@@ -56,19 +59,26 @@ struct PhysicsOptions {
   models::CostParams cost;
   // Activity (share of TDP's dynamic part) of a busy GPU by job kind: training at TDP (the 76%
   // node figure of FACTS §3.1 T7 is the power model at TDP), inference 0.8 (T6: 86% at batch 128).
-  double training_activity = 1.0;
-  double inference_activity = 0.8;
+  double training_activity = models::param("workload.training_activity");
+  double inference_activity = models::param("workload.inference_activity");
   // Communication per step when the trace gives none (docs/models.md example: 2 GB, 0.5 s, 0.5).
-  double comm_bytes = 2e9;
-  double step_compute_s = 0.5;
-  double comm_overlap = 0.5;
-  // Checkpoint write / restore when the job gives none (60 s ≈ a 70B model at 57 GB/s, §4.2).
-  Duration checkpoint_write = Duration::seconds(60);
-  Duration restore = Duration::seconds(120);
+  double comm_bytes = models::param("workload.comm_bytes");
+  double step_compute_s = models::param("workload.step_compute_s");
+  double comm_overlap = models::param("workload.comm_overlap");
+  // Checkpoint write / restore when the job gives none: 60 s (FACTS §4.3 worked example); restore =
+  // restart overhead 60 s (§6.3 I4) + reading the checkpoint back at the write bandwidth = 120 s.
+  Duration checkpoint_write = Duration::from_seconds(models::param("workload.checkpoint_write_s"));
+  Duration restore = Duration::from_seconds(models::default_restore_s(models::ModelParams{}));
   std::string reference_gpu;  // durations are on this type; empty = the cluster's most common
   std::vector<InjectedFailure> injected_failures;
   bool random_failures = true;  // with failures on: draw from FailureProcess too
 };
+
+// The model parameters of these options, and the options with model parameters set.
+models::ModelParams model_params(const PhysicsOptions& o);
+void set_model_params(PhysicsOptions& o, const models::ModelParams& p);
+// `--param NAME=VALUE,...`: sets each, validates, and derives the restore again.
+Status apply_param_overrides(PhysicsOptions& o, std::span<const models::ParamOverride> overrides);
 
 struct PhysicsTotals {
   double energy_it_kwh = 0;

@@ -149,7 +149,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     const GpuType* type = node.gpu_type ? &cluster_.catalog.at(*node.gpu_type) : nullptr;
-    rack_w += models::node_static_w(node.gpu_count, options_.power);
+    rack_w += models::node_static_w(node, options_.power);
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       acts.push_back(activity(GpuId(g)));
       power_w_[g] = gpu_power(*type, g, acts.back());
@@ -167,11 +167,13 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g, ++k) {
       const double act = acts[k];
       double clock = 1.0;
+      bool onset_reached = false;  // throttling, but at full clock (min_clock = 1): no onset to await
       if (act > 0 && rc.r_c_per_w > 0 &&
           (clock_[g] < 1.0 || temp_c_[g] >= node_max_c_[n.value()] - kOnsetSlackC)) {
         const models::ThrottleState ts = models::throttle_state(cluster_.catalog.at(*node.gpu_type), act,
                                                                 inlet, rc, options_.power, options_.thermal);
         clock = ts.level == models::Throttle::kNone ? 1.0 : ts.clock;
+        onset_reached = ts.level != models::Throttle::kNone && clock == 1.0;
       }
       if (clock != clock_[g]) {
         throttled_ += (clock < 1.0 ? 1 : 0) - (clock_[g] < 1.0 ? 1 : 0);
@@ -183,7 +185,9 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
           changed.push_back(state_.gpu_owner(GpuId(g)));
         }
       }
-      if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0) {
+      // A GPU whose software slowdown is a clock of 1 (min_clock = 1) has reached its onset:
+      // awaiting it again would fire every microsecond.
+      if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0 && !onset_reached) {
         next =
             std::min(next, models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc));
       }
@@ -213,7 +217,7 @@ bool Physics::cap_group(const std::vector<uint32_t>& racks, double cap_w, double
   for (uint32_t r : racks) {
     for (NodeId n : state_.nodes_of_rack(RackId(r))) {
       const Node& node = cluster_.nodes[n.value()];
-      static_w += models::node_static_w(node.gpu_count, options_.power);
+      static_w += models::node_static_w(node, options_.power);
       for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
         loads.push_back(models::GpuLoad{&cluster_.catalog.at(*node.gpu_type), activity(GpuId(g))});
       }
