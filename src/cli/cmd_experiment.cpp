@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -23,7 +24,8 @@ namespace boreas::cli {
 namespace {
 
 struct ExperimentArgs {
-  std::string file, out, seeds;
+  std::string file, out, seeds, loads;
+  std::vector<std::string> options;  // --option KEY=VALUE: shared options that override the file's
   unsigned threads = 0;  // 0: one per core
   bool keep_summaries = true;
 };
@@ -170,6 +172,43 @@ std::vector<report::ArmRuns> group_runs(const ExperimentSpec& spec, const std::v
   return arms;
 }
 
+// --seeds, --loads and --option: a quick or miniature run of the same file (CI runs each
+// experiment with two seeds and smaller slices this way).
+Status apply_overrides(const ExperimentArgs& ea, ExperimentSpec& spec) {
+  if (!ea.seeds.empty()) {
+    auto seeds = parse_seed_list(ea.seeds);
+    if (!seeds.is_ok()) {
+      return seeds.status().with_context("--seeds: ");
+    }
+    spec.seeds = std::move(*seeds);
+  }
+  if (!ea.loads.empty()) {
+    spec.loads.clear();
+    std::stringstream ss(ea.loads);
+    for (std::string item; std::getline(ss, item, ',');) {
+      char* end = nullptr;
+      const double load = std::strtod(item.c_str(), &end);
+      if (end == item.c_str() || *end != '\0' || !(load > 0)) {
+        return invalid_argument("--loads: '" + item + "' is not a load > 0; e.g. --loads 0.5,0.9");
+      }
+      spec.loads.emplace_back(load);
+    }
+  }
+  for (const std::string& o : ea.options) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return invalid_argument("--option: expected KEY=VALUE (a boreas sim option without dashes), got '" + o + "'");
+    }
+    const std::string key = o.substr(0, eq);
+    std::erase_if(spec.options, [&](const SimOption& m) { return m.first == key; });
+    spec.options.emplace_back(key, o.substr(eq + 1));
+    for (ExperimentArm& arm : spec.arms) {  // the override wins over the arms too
+      std::erase_if(arm.options, [&](const SimOption& m) { return m.first == key; });
+    }
+  }
+  return Status::ok();
+}
+
 Status write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream os(path);
   os << text;
@@ -179,17 +218,23 @@ Status write_text(const std::filesystem::path& path, const std::string& text) {
   return Status::ok();
 }
 
+std::string command_line(const ExperimentArgs& ea) {
+  std::string cmd = "boreas experiment run " + ea.file + " --out " + ea.out;
+  cmd += ea.seeds.empty() ? "" : " --seeds " + ea.seeds;
+  cmd += ea.loads.empty() ? "" : " --loads " + ea.loads;
+  for (const auto& o : ea.options) {
+    cmd += " --option " + o;
+  }
+  return cmd;
+}
+
 int run_experiment(ExperimentArgs& ea) {
   auto spec = load_experiment_file(ea.file);
   if (!spec.is_ok()) {
     return report_error(spec.status());
   }
-  if (!ea.seeds.empty()) {
-    auto seeds = parse_seed_list(ea.seeds);
-    if (!seeds.is_ok()) {
-      return report_error(seeds.status().with_context("--seeds: "));
-    }
-    spec->seeds = std::move(*seeds);
+  if (Status st = apply_overrides(ea, *spec); !st.is_ok()) {
+    return report_error(st);
   }
   std::error_code ec;
   std::filesystem::create_directories(ea.out, ec);
@@ -204,8 +249,7 @@ int run_experiment(ExperimentArgs& ea) {
     }
   }
   report::ExperimentInfo info{spec->name, spec->question, ea.file,
-                              "boreas experiment run " + ea.file + " --out " + ea.out +
-                                  (ea.seeds.empty() ? "" : " --seeds " + ea.seeds),
+                              command_line(ea),
                               "baseline", spec->metrics};
   const auto results = report::experiment_results(info, group_runs(*spec, slots));
   const std::filesystem::path out(ea.out);
@@ -244,6 +288,9 @@ void add_experiment_commands(CLI::App& app, Runner& runner) {
   run->add_option("--out", a->out, "directory for results.json, report.html and runs/")->required();
   run->add_option("--seeds", a->seeds, "override the file's seeds, e.g. 1-2 for a quick check");
   run->add_option("--threads", a->threads, "parallel runs (default: one per core)");
+  run->add_option("--loads", a->loads, "override the file's loads, e.g. 0.5,0.9");
+  run->add_option("--option", a->options,
+                  "override a shared option for every arm, KEY=VALUE (repeatable), e.g. --option slice=2000");
   run->callback([&runner, a] { runner.action = [a] { return run_experiment(*a); }; });
   auto results = std::make_shared<std::pair<std::string, bool>>();
   auto* summary = experiment->add_subcommand("summary", "Print an experiment's results.json as a table");

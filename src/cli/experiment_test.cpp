@@ -130,3 +130,58 @@ TEST(ExperimentRun, WritesResultsWithEveryArmLoadAndSeed) {
 
 }  // namespace
 }  // namespace boreas::cli
+
+namespace boreas::cli {
+namespace {
+
+// The bundled experiments in miniature (two seeds, smaller slices where a slice that size can
+// still load the cluster): each runs, and the direction of each effect docs/results.md reports at
+// full size holds here too. The runs are deterministic, so this does not flake.
+nlohmann::json mini(const std::string& name, const std::string& extra) {
+  const auto out = std::filesystem::path(BOREAS_BINARY_DIR) / "experiment-mini" / name;
+  std::filesystem::remove_all(out);
+  const Outcome r = boreas("experiment run experiments/" + name + ".yaml --seeds 1-2 --out " + out.string() + " " + extra);
+  EXPECT_EQ(r.rc, 0) << r.out;
+  return nlohmann::json::parse(slurp(out / "results.json"), nullptr, false);
+}
+
+double change(const nlohmann::json& results, const std::string& arm, double load, const std::string& metric) {
+  for (const auto& a : results["arms"]) {
+    if (a["name"] == arm && a["load"] == load) {
+      return a["vs_baseline"][metric]["change"].get<double>();
+    }
+  }
+  ADD_FAILURE() << "no arm " << arm << " at load " << load;
+  return 0;
+}
+
+TEST(ExperimentMiniature, ThermalPlacementCutsThrottlingWhereOnlyHeatDiffers) {
+  const auto r = mini("thermal-same-type", "--loads 0.5 --option slice=3000");
+  EXPECT_LT(change(r, "cool", 0.5, "throttled_gpu_hours"), -0.2);
+}
+
+TEST(ExperimentMiniature, ThermalPlacementOnTheMixedSite) {
+  const auto r = mini("hybrid-mixed", "--loads 0.5");
+  EXPECT_LT(change(r, "cool", 0.5, "throttled_gpu_hours"), 0);
+}
+
+TEST(ExperimentMiniature, FirstFitScattersGangsThatBestFitAndTopoKeepTogether) {
+  const auto r = mini("topology", "--loads 0.9 --option slice=3000");
+  EXPECT_GT(change(r, "first-fit", 0.9, "avg_jct_s"), 0);
+  EXPECT_LT(std::abs(change(r, "topo", 0.9, "avg_jct_s")), 0.1);
+}
+
+TEST(ExperimentMiniature, LasAndTheQuotaPolicyBeatFifoAtHighLoad) {
+  const auto r = mini("policies-philly", "--loads 0.9 --option slice=3000");
+  EXPECT_LT(change(r, "las", 0.9, "avg_jct_s"), -0.3);
+  EXPECT_LT(change(r, "boreas", 0.9, "priority_classes.production.avg_jct_s"), -0.3);
+  EXPECT_EQ(change(r, "boreas", 0.9, "quota_violation_gpu_seconds"), -1.0);  // none left
+}
+
+TEST(ExperimentMiniature, SharingBeatsStaticPartitions) {
+  const auto r = mini("sharing", "--loads 0.7 --option slice=3000");
+  EXPECT_LT(change(r, "shared", 0.7, "avg_jct_s"), -0.3);
+}
+
+}  // namespace
+}  // namespace boreas::cli

@@ -1,5 +1,7 @@
 #include "trace/transform.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -197,8 +199,10 @@ Status set_offered_load(Trace& trace, double capacity_gpus, double target) {
   // load_at falls (weakly) as the factor grows: bisect on its logarithm.
   double lo = std::log(1e-9), hi = std::log(1e9);
   if (load_at(trace, capacity_gpus, std::exp(lo)) < target) {
-    return invalid_argument("--load: even with every job arriving at once the trace cannot offer " +
-                            std::to_string(target) + " of the cluster; use a lower --load or a smaller cluster");
+    return invalid_argument(fmt::format(
+        "--load: even with every job arriving at once the trace cannot offer {:g} of the cluster; use a lower "
+        "--load, more jobs (--slice) or a smaller cluster",
+        target));
   }
   for (int i = 0; i < 200 && hi - lo > 1e-13; ++i) {
     const double mid = (lo + hi) / 2;
