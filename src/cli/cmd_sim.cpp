@@ -32,6 +32,8 @@ struct SimArgs {
   std::string cluster, trace, format = "auto", map, policies = "fifo", out;
   std::string report, schedule_trace;  // optional views built from the --out files
   std::string physics = "none";        // models the engine applies (docs/models.md)
+  std::string window;                  // --window START:END (docs/formats/sim-output.md)
+  sim::MeterOptions meter;
   sim::PhysicsSwitches physics_on;
   uint64_t seed = 0;
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
@@ -61,6 +63,8 @@ Status check_args(const SimArgs& a, const policy::PolicyRegistry& registry,
   }
   policy::PolicyOptions probe;
   BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement_args, registry, probe));
+  sim::MeterOptions window;
+  BOREAS_RETURN_IF_ERROR(a.window.empty() ? Status::ok() : sim::parse_window(a.window, window));
   if (a.sample_interval_s <= 0 || a.preemption_overhead_s < 0 || a.time_limit_factor <= 0) {
     return invalid_argument(
         "--sample-interval and --time-limit-factor must be > 0, --preemption-overhead >= 0");
@@ -78,15 +82,20 @@ void draw_progress(const std::vector<std::string>& names, const std::vector<std:
 }
 
 void print_table(const std::vector<sim::RunOutput>& runs) {
-  std::cout << fmt::format("{:<14} {:<12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>6} {:>8} {:>8}\n",
+  std::cout << fmt::format("{:<14} {:<12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>8}\n",
                            "policy", "placement", "jobs", "avg_jct_s", "p50_jct_s", "p99_jct_s",
-                           "avg_queue_s", "makespan_s", "util", "preempt", "wall_s");
+                           "avg_queue_s", "makespan_s", "win_util", "preempt", "wall_s");
   for (const auto& r : runs) {
     const sim::Summary& s = r.summary;
     std::cout << fmt::format(
-        "{:<14} {:<12} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.0f} {:>6.4f} {:>8} {:>8.3f}\n",
+        "{:<14} {:<12} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.0f} {:>8.4f} {:>8} {:>8.3f}\n",
         r.policy, r.placement, s.jobs, s.avg_jct_s, s.p50_jct_s, s.p99_jct_s, s.avg_queue_s, s.makespan_s,
-        s.utilization, s.preemptions, r.wall_time_s);
+        s.window_utilization, s.preemptions, r.wall_time_s);
+  }
+  if (!runs.empty()) {
+    std::cout << fmt::format("win_util: allocated GPU time / capacity from {:.0f} s to {:.0f} s after the first "
+                             "submission (--window)\n",
+                             runs[0].summary.window_start_s, runs[0].summary.window_end_s);
   }
 }
 
@@ -106,6 +115,7 @@ sim::RunRequest make_request(const SimArgs& a, const policy::PolicyRegistry& reg
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
   req.engine_options.physics.on = a.physics_on;
+  req.engine_options.meter = a.meter;
   return req;
 }
 
@@ -170,6 +180,9 @@ int run_sim(SimArgs& a) {
     return report_error(physics.status());
   }
   a.physics_on = *physics;
+  if (!a.window.empty()) {
+    (void)sim::parse_window(a.window, a.meter);  // checked in check_args
+  }
   auto cluster = config::load_cluster_file(a.cluster);
   if (!cluster.is_ok()) {
     return report_error(cluster.status());
@@ -239,6 +252,9 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
       ->delimiter(',');
   cmd->add_option("--starvation-factor", a->starvation,
                   "las/gittins: promote a job pending this many times its run time (0 = off)");
+  cmd->add_option("--window", a->window,
+                  "measurement window START:END, seconds since the first submission (default: first to "
+                  "last submission; either side may be empty)");
   cmd->add_option("--physics", a->physics,
                   "models applied: none (default), all, or a comma list of "
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
