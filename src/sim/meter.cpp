@@ -14,25 +14,28 @@ constexpr double kJoulesPerKwh = 3.6e6;
 
 double seconds_between(Time from, Time to) { return to > from ? (to - from).to_seconds() : 0.0; }
 
-// Max-min water filling over `order` (indexes into claims, by demand / weight ascending).
-double fill(std::span<Claim> claims, std::vector<size_t>& order, double capacity, bool weighted) {
-  auto weight = [&](size_t i) { return weighted ? claims[i].weight : 1.0; };
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const double ka = claims[a].demand / weight(a), kb = claims[b].demand / weight(b);
-    return ka != kb ? ka < kb : a < b;
-  });
+// Max-min water filling of `capacity` over `order` (claim indexes), weighted or equal; returns
+// what is left. `keys` is scratch.
+double fill(std::span<Claim> claims, std::span<size_t> order, double capacity, bool weighted,
+            std::vector<std::pair<double, size_t>>& keys) {
+  keys.clear();
   double total_weight = 0;
   for (size_t i : order) {
-    total_weight += weight(i);
+    const double w = weighted ? claims[i].weight : 1.0;
+    keys.emplace_back(claims[i].demand / w, i);
+    total_weight += w;
   }
-  for (size_t i : order) {
-    const double share = total_weight > 0 ? capacity * weight(i) / total_weight : 0;
+  std::sort(keys.begin(), keys.end());
+  for (const auto& [key, i] : keys) {
+    const double w = weighted ? claims[i].weight : 1.0;
+    const double share = total_weight > 0 ? capacity * w / total_weight : 0;
     claims[i].entitled = std::min(claims[i].demand, share);
     capacity -= claims[i].entitled;
-    total_weight -= weight(i);
+    total_weight -= w;
   }
   return std::max(0.0, capacity);
 }
+
 Status window_error(std::string_view text, std::string_view why) {
   return invalid_argument("--window '" + std::string(text) + "': " + std::string(why) +
                           "; give START:END in seconds since the trace's first submission, e.g. "
@@ -76,14 +79,30 @@ Status parse_window(std::string_view text, MeterOptions& out) {
   return Status::ok();
 }
 
-void water_fill(std::span<Claim> claims, double capacity) {
-  std::vector<size_t> weighted, unweighted;
-  for (size_t i = 0; i < claims.size(); ++i) {
-    claims[i].entitled = 0;
-    (claims[i].weight > 0 ? weighted : unweighted).push_back(i);
+void water_fill(std::span<Claim> claims, double capacity, WaterFillScratch& scratch) {
+  double demand = 0;
+  for (Claim& c : claims) {
+    c.entitled = c.demand;
+    demand += c.demand;
   }
-  const double left = fill(claims, weighted, capacity, true);
-  fill(claims, unweighted, left, false);
+  if (demand <= capacity) {
+    return;  // every claim is met
+  }
+  scratch.order.clear();
+  for (size_t i = 0; i < claims.size(); ++i) {
+    scratch.order.push_back(i);
+  }
+  const auto unweighted = std::stable_partition(scratch.order.begin(), scratch.order.end(),
+                                                [&](size_t i) { return claims[i].weight > 0; });
+  const auto split = static_cast<size_t>(unweighted - scratch.order.begin());
+  const std::span<size_t> order(scratch.order);
+  const double left = fill(claims, order.first(split), capacity, true, scratch.keys);
+  fill(claims, order.subspan(split), left, false, scratch.keys);
+}
+
+void water_fill(std::span<Claim> claims, double capacity) {
+  WaterFillScratch scratch;
+  water_fill(claims, capacity, scratch);
 }
 
 Meter::Meter(const state::ClusterState& state, MeterOptions options)
@@ -196,11 +215,13 @@ void Meter::sync_job(JobId job) {
   }
 }
 
-void Meter::sync_jobs() {
+bool Meter::sync_jobs() {
   const auto journal = state_.journal();
+  const bool changed = journal_pos_ < journal.size();
   for (; journal_pos_ < journal.size(); ++journal_pos_) {
     sync_job(journal[journal_pos_]);
   }
+  return changed;
 }
 
 void Meter::sync_rates() {
@@ -246,7 +267,8 @@ double Meter::fitting_demand(const std::vector<uint64_t>& free_by_type, const po
       }
     }
   }
-  std::vector<uint8_t> usable(free_by_type.size(), 0);
+  std::vector<uint8_t>& usable = usable_scratch_;
+  usable.assign(free_by_type.size(), 0);
   uint64_t matched = 0;
   for (size_t c = 0; c < class_types_.size(); ++c) {
     if (class_demand_[c] == 0) {
@@ -290,7 +312,7 @@ void Meter::share_out() {
       shares_.push_back(Share{q, 0, 0});
     }
   }
-  water_fill(claims_, static_cast<double>(state_.total_gpus() - state_.down_gpus()));
+  water_fill(claims_, static_cast<double>(state_.total_gpus() - state_.down_gpus()), fill_scratch_);
   for (size_t i = 0; i < shares_.size(); ++i) {
     shares_[i].entitled = claims_[i].entitled;
     shares_[i].shortfall = std::max(0.0, claims_[i].entitled - static_cast<double>(held_[shares_[i].queue]));
@@ -299,12 +321,17 @@ void Meter::share_out() {
 
 void Meter::observe(Time t, double facility_w, const policy::Scheduler& scheduler) {
   integrate(t);
-  sync_jobs();
+  const bool jobs_moved = sync_jobs();
   sync_rates();
   allocated_ = state_.total_gpus() - state_.free_gpus() - state_.down_gpus();
   facility_w_ = facility_w;
-  idle_ = idle_while_waiting(scheduler);
-  share_out();
+  // Waiting jobs, free GPUs and demands only change with a lifecycle move or capacity going out
+  // of or back into service; the policy's reasons (quota holds) may change in any round.
+  if (jobs_moved || state_.down_gpus() != down_ || options_.quota_holds) {
+    down_ = state_.down_gpus();
+    idle_ = idle_while_waiting(scheduler);
+    share_out();
+  }
 }
 
 MeterTotals Meter::finish(Time run_end) {

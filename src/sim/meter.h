@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -56,6 +57,12 @@ struct Claim {
 // left by satisfied claims is shared by the others in proportion to weight. Claims of weight 0
 // share, equally, only what every weighted claim leaves. Σ entitled = min(capacity, Σ demand).
 void water_fill(std::span<Claim> claims, double capacity);
+// The same, reusing `scratch`'s memory (the meter calls it at every change).
+struct WaterFillScratch {
+  std::vector<size_t> order;
+  std::vector<std::pair<double, size_t>> keys;
+};
+void water_fill(std::span<Claim> claims, double capacity, WaterFillScratch& scratch);
 
 class Meter {
  public:
@@ -78,7 +85,7 @@ class Meter {
   };
   void integrate(Time t);
   void integrate_window(Time from, Time to);
-  void sync_jobs();
+  bool sync_jobs();  // true when some job moved
   void sync_job(JobId job);
   void sync_rates();
   uint32_t class_of(const JobSpec& spec);
@@ -101,11 +108,14 @@ class Meter {
   std::vector<uint64_t> held_, pending_;                  // per queue: GPUs
   std::vector<double> weight_;                            // per queue
   std::vector<Claim> claims_;                             // scratch of share_out
+  WaterFillScratch fill_scratch_;
+  std::vector<uint8_t> usable_scratch_;                   // scratch of fitting_demand
   std::vector<uint64_t> free_scratch_, class_free_, class_demand_;  // scratch of idle_while_waiting
   size_t journal_pos_ = 0, rate_pos_ = 0;
   Time last_ = Time::never();
   // Rates valid since last_.
   uint32_t allocated_ = 0;
+  uint32_t down_ = 0;  // down GPUs when idle_ and shares_ were last computed
   double work_ = 0, facility_w_ = 0, idle_ = 0;
   std::vector<Share> shares_;  // queues with demand
   std::vector<double> shortfall_gpu_s_, entitled_gpu_s_;  // per queue

@@ -33,14 +33,13 @@ void add_job(Group& g, double jct, const JobSpec& spec, const state::JobRecord& 
   }
 }
 
-// Sorts the group's vectors and fills the statistics every group has.
+// Sorts the group's slowdowns and fills the statistics every group has.
 JctStats stats_of(Group& g) {
   JctStats s;
   s.jobs = g.jct.size();
   if (!g.jct.empty()) {
     s.avg_jct_s = std::accumulate(g.jct.begin(), g.jct.end(), 0.0) / static_cast<double>(g.jct.size());
   }
-  std::sort(g.jct.begin(), g.jct.end());
   std::sort(g.slowdown.begin(), g.slowdown.end());
   s.slowdown_p50 = percentile(g.slowdown, 50);
   s.slowdown_p95 = percentile(g.slowdown, 95);
@@ -71,6 +70,7 @@ void finish_groups(std::map<std::string, Group>& queues, std::map<std::string, G
 // The whole run's JCT statistics (percentiles as the peers compute them).
 void add_jct(Summary& s, Group& all) {
   const JctStats st = stats_of(all);
+  std::sort(all.jct.begin(), all.jct.end());
   s.completed = st.jobs;
   s.avg_jct_s = st.avg_jct_s;
   s.p50_jct_s = percentile(all.jct, 50);
