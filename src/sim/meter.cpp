@@ -244,29 +244,44 @@ bool Meter::held_by_quota(JobId job, const policy::Scheduler& scheduler) const {
   return kind == policy::PendingKind::kQuotaExceeded || kind == policy::PendingKind::kNeverFits;
 }
 
-// Σ over GPU-type classes of min(free GPUs it accepts, demand of its waiting gangs that fit them),
-// capped by the free GPUs any such class accepts. With `scheduler`, gangs held by their own
-// quota are left out (a scan of the pending jobs, done only when the bound is positive).
-double Meter::fitting_demand(const std::vector<uint64_t>& free_by_type, const policy::Scheduler* scheduler) {
+// Per class of waiting jobs (same accepted GPU types): the free GPUs it accepts, and from the
+// buckets the GPUs of its waiting gangs that fit them.
+void Meter::bucket_demand(const std::vector<uint64_t>& free_by_type) {
   class_free_.assign(class_types_.size(), 0);
   class_demand_.assign(class_types_.size(), 0);
   for (size_t c = 0; c < class_types_.size(); ++c) {
     for (GpuTypeId t : class_types_[c]) {
       class_free_[c] += t.value() < free_by_type.size() ? free_by_type[t.value()] : 0;
     }
-    for (auto it = waiting_[c].begin(); !scheduler && it != waiting_[c].end() && it->first <= class_free_[c]; ++it) {
+    for (auto it = waiting_[c].begin(); it != waiting_[c].end() && it->first <= class_free_[c]; ++it) {
       class_demand_[c] += it->first * it->second;
     }
   }
-  if (scheduler) {
-    for (JobId j : state_.pending()) {
-      const uint32_t c = job_class_[j.value()];
-      const uint32_t gpus = state_.spec(j).gpus;
-      if (gpus <= class_free_[c] && !held_by_quota(j, *scheduler)) {
-        class_demand_[c] += gpus;
-      }
+}
+
+// The same demand without the gangs held by their own quota: the pending jobs in arrival order,
+// until each class has as much as can matter (its free GPUs, or all its fitting gangs).
+void Meter::unheld_demand(const policy::Scheduler& scheduler) {
+  target_.resize(class_demand_.size());
+  size_t open = 0;
+  for (size_t c = 0; c < class_demand_.size(); ++c) {
+    target_[c] = std::min(class_free_[c], class_demand_[c]);
+    class_demand_[c] = 0;
+    open += target_[c] > 0 ? 1 : 0;
+  }
+  for (auto it = state_.pending().begin(); it != state_.pending().end() && open > 0; ++it) {
+    const uint32_t c = job_class_[it->value()];
+    const uint32_t gpus = state_.spec(*it).gpus;
+    if (class_demand_[c] < target_[c] && gpus <= class_free_[c] && !held_by_quota(*it, scheduler)) {
+      class_demand_[c] += gpus;
+      open -= class_demand_[c] >= target_[c] ? 1 : 0;
     }
   }
+}
+
+// Σ classes min(free GPUs it accepts, its fitting demand), capped by the free GPUs of the types
+// that some class with demand accepts.
+double Meter::matched_idle(const std::vector<uint64_t>& free_by_type) {
   std::vector<uint8_t>& usable = usable_scratch_;
   usable.assign(free_by_type.size(), 0);
   uint64_t matched = 0;
@@ -297,8 +312,13 @@ double Meter::idle_while_waiting(const policy::Scheduler& scheduler) {
       free_scratch_[t] += static_cast<uint64_t>(f) * index.nodes_with(GpuTypeId(t), f).size();
     }
   }
-  const double bound = fitting_demand(free_scratch_, nullptr);
-  return bound > 0 && options_.quota_holds ? fitting_demand(free_scratch_, &scheduler) : bound;
+  bucket_demand(free_scratch_);
+  const double bound = matched_idle(free_scratch_);
+  if (bound == 0 || !options_.quota_holds) {
+    return bound;
+  }
+  unheld_demand(scheduler);  // only at moments when some waiting gang would fit
+  return matched_idle(free_scratch_);
 }
 
 // Entitled share per queue with demand: weighted max-min fair share of the in-service GPUs.

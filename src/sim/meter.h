@@ -90,7 +90,9 @@ class Meter {
   void sync_rates();
   uint32_t class_of(const JobSpec& spec);
   double idle_while_waiting(const policy::Scheduler& scheduler);
-  double fitting_demand(const std::vector<uint64_t>& free_by_type, const policy::Scheduler* scheduler);
+  void bucket_demand(const std::vector<uint64_t>& free_by_type);
+  void unheld_demand(const policy::Scheduler& scheduler);
+  double matched_idle(const std::vector<uint64_t>& free_by_type);
   bool held_by_quota(JobId job, const policy::Scheduler& scheduler) const;
   void share_out();
 
@@ -109,8 +111,9 @@ class Meter {
   std::vector<double> weight_;                            // per queue
   std::vector<Claim> claims_;                             // scratch of share_out
   WaterFillScratch fill_scratch_;
-  std::vector<uint8_t> usable_scratch_;                   // scratch of fitting_demand
-  std::vector<uint64_t> free_scratch_, class_free_, class_demand_;  // scratch of idle_while_waiting
+  // Scratch of idle_while_waiting: per GPU type and per class.
+  std::vector<uint8_t> usable_scratch_;
+  std::vector<uint64_t> free_scratch_, class_free_, class_demand_, target_;
   size_t journal_pos_ = 0, rate_pos_ = 0;
   Time last_ = Time::never();
   // Rates valid since last_.
