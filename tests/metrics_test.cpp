@@ -120,7 +120,8 @@ TEST(IdleWhileWaiting, CountsFreeGpusAWaitingGangWouldFit) {
 TEST(IdleWhileWaiting, LeavesOutJobsHeldByTheirOwnQuota) {
   const Cluster cluster = testing::uniform_cluster(1, 1, 4);
   auto tree = config::load_queues_string(
-      "queues: [{name: a, quotas: [{gpu: '*', guaranteed: 2, borrow_limit: 0}]}, {name: b}]", "inline", cluster);
+      "queues: [{name: a, quotas: [{gpu: '*', guaranteed: 2, borrow_limit: 0}]}, {name: b}]", "inline",
+      cluster);
   ASSERT_TRUE(tree.is_ok()) << tree.status().message();
   policy::PolicyOptions options;
   options.tenancy.queues = std::make_shared<QueueTree>(std::move(*tree));

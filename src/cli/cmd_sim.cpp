@@ -93,8 +93,8 @@ void print_table(const std::vector<sim::RunOutput>& runs) {
         s.window_utilization, s.preemptions, r.wall_time_s);
   }
   if (!runs.empty()) {
-    std::cout << fmt::format("win_util: allocated GPU time / capacity from {:.0f} s to {:.0f} s after the first "
-                             "submission (--window)\n",
+    std::cout << fmt::format("win_util: allocated GPU time / capacity from {:.0f} s to {:.0f} s after the "
+                             "first submission (--window)\n",
                              runs[0].summary.window_start_s, runs[0].summary.window_end_s);
   }
 }

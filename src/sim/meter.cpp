@@ -1,5 +1,6 @@
 #include "sim/meter.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -12,7 +13,9 @@ namespace {
 constexpr uint32_t kNoClass = std::numeric_limits<uint32_t>::max();
 constexpr double kJoulesPerKwh = 3.6e6;
 
-double seconds_between(Time from, Time to) { return to > from ? (to - from).to_seconds() : 0.0; }
+double seconds_between(Time from, Time to) {
+  return to > from ? (to - from).to_seconds() : 0.0;
+}
 
 // Max-min water filling of `capacity` over `order` (claim indexes), weighted or equal; returns
 // what is left. `keys` is scratch.
@@ -123,7 +126,9 @@ Meter::Meter(const state::ClusterState& state, MeterOptions options)
   }
   for (const std::string& name : queue_names_) {
     const auto w = options_.queue_weights.find(name);
-    weight_.push_back(options_.queue_weights.empty() ? 1.0 : w != options_.queue_weights.end() ? w->second : 0.0);
+    weight_.push_back(options_.queue_weights.empty()      ? 1.0
+                      : w != options_.queue_weights.end() ? w->second
+                                                          : 0.0);
   }
   held_.assign(queue_names_.size(), 0);
   pending_.assign(queue_names_.size(), 0);
@@ -140,11 +145,11 @@ Status Meter::start(Time first_submit, Time last_submit) {
     return Status::ok();
   }
   if (totals_.window_end <= totals_.window_start) {
-    return invalid_argument("--window: the window starts at " +
-                            std::to_string((totals_.window_start - first_submit).to_seconds()) +
-                            " s but ends at " + std::to_string((totals_.window_end - first_submit).to_seconds()) +
-                            " s (seconds since the first submission; without an END it is the last "
-                            "submission); give START:END with END > START");
+    return invalid_argument(fmt::format(
+        "--window: the window starts at {:g} s but ends at {:g} s (seconds since the first submission; "
+        "without an END it ends at the last submission); give START:END with END > START",
+        (totals_.window_start - first_submit).to_seconds(),
+        (totals_.window_end - first_submit).to_seconds()));
   }
   return Status::ok();
 }
@@ -178,7 +183,8 @@ uint32_t Meter::class_of(const JobSpec& spec) {
   if (c != kNoClass) {
     return c;
   }
-  const auto [it, added] = class_by_symbol_.emplace(spec.gpu_types.index(), static_cast<uint32_t>(class_types_.size()));
+  const auto [it, added] =
+      class_by_symbol_.emplace(spec.gpu_types.index(), static_cast<uint32_t>(class_types_.size()));
   if (added) {
     class_types_.push_back(types_.allowed(spec, state::ClusterView(state_, last_)));
     waiting_.emplace_back();

@@ -39,8 +39,8 @@ Status parse_window(std::string_view text, MeterOptions& out);
 struct MeterTotals {
   Time window_start, window_end;  // the window actually measured
   double window_allocated_gpu_s = 0;
-  double window_work_gpu_s = 0;      // reference-GPU-seconds of progress: Σ rate × GPUs dt
-  double window_facility_kwh = 0;    // with power physics
+  double window_work_gpu_s = 0;    // reference-GPU-seconds of progress: Σ rate × GPUs dt
+  double window_facility_kwh = 0;  // with power physics
   double idle_while_waiting_gpu_s = 0;
   std::map<std::string, double> queue_shortfall_gpu_s;  // by queue name ("default" = none)
   std::map<std::string, double> queue_entitled_gpu_s;
@@ -99,17 +99,17 @@ class Meter {
   const state::ClusterState& state_;
   MeterOptions options_;
   policy::TypeFilter types_;
-  std::map<uint32_t, uint32_t> class_by_symbol_;          // gpu_types symbol -> class
-  std::vector<std::vector<GpuTypeId>> class_types_;       // class -> types it accepts
-  std::vector<std::map<uint32_t, uint64_t>> waiting_;     // class -> gang size -> pending jobs
-  std::vector<uint32_t> job_class_;                       // per job (kNoClass until seen)
-  std::vector<uint32_t> job_queue_;                       // per job: dense queue index
-  std::vector<Where> where_;                              // per job
-  std::vector<double> work_rate_;                         // per job while running: rate × GPUs
-  std::vector<std::string> queue_names_;                  // dense queue index -> name
-  std::vector<uint64_t> held_, pending_;                  // per queue: GPUs
-  std::vector<double> weight_;                            // per queue
-  std::vector<Claim> claims_;                             // scratch of share_out
+  std::map<uint32_t, uint32_t> class_by_symbol_;       // gpu_types symbol -> class
+  std::vector<std::vector<GpuTypeId>> class_types_;    // class -> types it accepts
+  std::vector<std::map<uint32_t, uint64_t>> waiting_;  // class -> gang size -> pending jobs
+  std::vector<uint32_t> job_class_;                    // per job (kNoClass until seen)
+  std::vector<uint32_t> job_queue_;                    // per job: dense queue index
+  std::vector<Where> where_;                           // per job
+  std::vector<double> work_rate_;                      // per job while running: rate × GPUs
+  std::vector<std::string> queue_names_;               // dense queue index -> name
+  std::vector<uint64_t> held_, pending_;               // per queue: GPUs
+  std::vector<double> weight_;                         // per queue
+  std::vector<Claim> claims_;                          // scratch of share_out
   WaterFillScratch fill_scratch_;
   // Scratch of idle_while_waiting: per GPU type and per class.
   std::vector<uint8_t> usable_scratch_;
@@ -120,7 +120,7 @@ class Meter {
   uint32_t allocated_ = 0;
   uint32_t down_ = 0;  // down GPUs when idle_ and shares_ were last computed
   double work_ = 0, facility_w_ = 0, idle_ = 0;
-  std::vector<Share> shares_;  // queues with demand
+  std::vector<Share> shares_;                             // queues with demand
   std::vector<double> shortfall_gpu_s_, entitled_gpu_s_;  // per queue
   MeterTotals totals_;
   bool default_window_empty_ = false;
