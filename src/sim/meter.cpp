@@ -146,7 +146,7 @@ Status Meter::start(Time first_submit, Time last_submit) {
   }
   if (totals_.window_end <= totals_.window_start) {
     return invalid_argument(fmt::format(
-        "--window: the window starts at {:g} s but ends at {:g} s (seconds since the first submission; "
+        "--window: the window starts at {} s but ends at {} s (seconds since the first submission; "
         "without an END it ends at the last submission); give START:END with END > START",
         (totals_.window_start - first_submit).to_seconds(),
         (totals_.window_end - first_submit).to_seconds()));
