@@ -236,6 +236,26 @@ TEST(Meter, IntegratesRatesExactlyBetweenEvents) {
   EXPECT_DOUBLE_EQ(m.queue_entitled_gpu_s.at("default"), 120);
 }
 
+// With power physics the window energy is the physics' own integral: over [0, 20], the whole run
+// (A 0–10 on 4 GPUs, B 10–20 on 2), it equals energy_facility_kwh; over [0, 10] it is less.
+TEST(PhysicsMetrics, WindowEnergyOverTheWholeRunIsTheTotal) {
+  const Cluster cluster = testing::uniform_cluster(1, 1, 4);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 4, 10).add(5, 2, 10);
+  sim::EngineOptions whole = window(0, 20);
+  whole.physics.on.power = true;
+  const auto all = run(cluster, jobs, "fifo", whole);
+  ASSERT_TRUE(all.summary.physics.has_value());
+  const double total = all.summary.physics->energy_facility_kwh;
+  EXPECT_GT(total, 0);
+  EXPECT_NEAR(all.summary.energy_facility_kwh_window, total, 1e-9 * total);
+  sim::EngineOptions half = window(0, 10);
+  half.physics.on.power = true;
+  const auto first = run(cluster, jobs, "fifo", half);
+  EXPECT_LT(first.summary.energy_facility_kwh_window, total);
+  EXPECT_GT(first.summary.energy_facility_kwh_window, 0);
+}
+
 // Physics totals per completed reference GPU-hour: 10 kWh and $5 over 4 ref GPU-hours.
 TEST(PhysicsMetrics, EnergyAndCostPerReferenceGpuHour) {
   sim::SimResult result;
