@@ -236,6 +236,32 @@ TEST(Meter, IntegratesRatesExactlyBetweenEvents) {
   EXPECT_DOUBLE_EQ(m.queue_entitled_gpu_s.at("default"), 120);
 }
 
+// GPU types matter: node0 has 2 free TEST GPUs, node1's 2 OTHER GPUs are held by J0. J1 (1 OTHER
+// GPU) waits but fits nothing free; J2 (1 GPU of any type) would fit a TEST GPU. From 0 to 10 s:
+// min(free GPUs J2 accepts = 2, its demand 1) = 1 GPU idle → 10 GPU-s (J1 alone would give 0).
+TEST(Meter, IdleWhileWaitingRespectsGpuTypes) {
+  Cluster cluster = testing::uniform_cluster(1, 2, 2);
+  GpuType other;
+  other.name = "OTHER";
+  cluster.catalog.add(other);
+  cluster.nodes[1].gpu_type = GpuTypeId(1);
+  testing::JobListBuilder jobs;
+  jobs.add(0, 2, 100).add(0, 1, 100).add(0, 1, 100);
+  jobs.jobs()[0].gpu_types = jobs.symbols().intern("OTHER");
+  jobs.jobs()[1].gpu_types = jobs.symbols().intern("OTHER");
+  state::ClusterState state(cluster, jobs.jobs(), jobs.symbols());
+  sim::Meter meter(state, {});
+  NoPolicy none;
+  for (uint32_t j = 0; j < 3; ++j) {
+    ASSERT_TRUE(state.submit(JobId(j), Time::from_seconds(0)).is_ok());
+  }
+  const std::vector<GpuId> node1{GpuId(2), GpuId(3)};
+  ASSERT_TRUE(state.start(JobId(0), node1, Time::from_seconds(0)).is_ok());
+  ASSERT_TRUE(meter.start(Time::from_seconds(0), Time::from_seconds(10)).is_ok());
+  meter.observe(Time::from_seconds(0), 0, none);
+  EXPECT_DOUBLE_EQ(meter.finish(Time::from_seconds(10)).idle_while_waiting_gpu_s, 10);
+}
+
 // With power physics the window energy is the physics' own integral: over [0, 20], the whole run
 // (A 0–10 on 4 GPUs, B 10–20 on 2), it equals energy_facility_kwh; over [0, 10] it is less.
 TEST(PhysicsMetrics, WindowEnergyOverTheWholeRunIsTheTotal) {
