@@ -80,9 +80,12 @@ TEST(Output, SummaryHasTheContractKeys) {
   run_into(root.string(), "fifo", jobs, cluster);
   const std::string summary = slurp(root / "fifo" / "summary.json", false);
   for (const char* key : {"policy", "placement", "cluster", "trace", "seed", "gpus", "jobs", "avg_jct_s",
-                          "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "utilization",
+                          "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "makespan_utilization",
                           "preemptions", "wall_time_s", "events", "wakeups", "scheduling_rounds", "dropped_jobs",
-                          "queues"}) {
+                          "queues", "window_start_s", "window_end_s", "window_utilization", "work_utilization",
+                          "idle_gpu_hours_while_waiting", "max_queue_s", "slowdown_p50", "slowdown_p95",
+                          "slowdown_p99", "fairness_shortfall_gpu_hours", "fairness_shortfall_share",
+                          "offered_load", "reference_gpu"}) {
     EXPECT_NE(summary.find(std::string("\"") + key + "\""), std::string::npos) << key;
   }
   const std::string header = slurp(root / "fifo" / "jobs.csv", false).substr(0, 120);

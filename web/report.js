@@ -95,7 +95,7 @@
   function comparisonTable() {
     const card = section('compare', 'Policy comparison',
       'one row per policy; the best value of each column is highlighted (lower is better for times, ' +
-      'energy and cost; higher for utilization and fairness). A dash means the run did not record it.');
+      'energy, cost, idle GPU-hours and fair-share shortfall; higher for utilization). A dash means the run did not record it.');
     const { columns, rows } = data.table;
     const head = el('tr', {}, [el('th', {}, ['Policy'])].concat(columns.map((c) => el('th', {}, [c.label]))));
     const best = columns.map((c, i) => bestValue(rows, i, c.better));

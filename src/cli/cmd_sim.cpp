@@ -44,15 +44,20 @@ void print_inputs(const SimInputs& in) {
 }
 
 void print_table(const std::vector<sim::RunOutput>& runs) {
-  std::cout << fmt::format("{:<14} {:<12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>6} {:>8} {:>8}\n",
+  std::cout << fmt::format("{:<14} {:<12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>8}\n",
                            "policy", "placement", "jobs", "avg_jct_s", "p50_jct_s", "p99_jct_s",
-                           "avg_queue_s", "makespan_s", "util", "preempt", "wall_s");
+                           "avg_queue_s", "makespan_s", "win_util", "preempt", "wall_s");
   for (const auto& r : runs) {
     const sim::Summary& s = r.summary;
     std::cout << fmt::format(
-        "{:<14} {:<12} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.0f} {:>6.4f} {:>8} {:>8.3f}\n",
+        "{:<14} {:<12} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.0f} {:>8.4f} {:>8} {:>8.3f}\n",
         r.policy, r.placement, s.jobs, s.avg_jct_s, s.p50_jct_s, s.p99_jct_s, s.avg_queue_s, s.makespan_s,
-        s.utilization, s.preemptions, r.wall_time_s);
+        s.window_utilization, s.preemptions, r.wall_time_s);
+  }
+  if (!runs.empty()) {
+    std::cout << fmt::format("win_util: allocated GPU time / capacity from {:.0f} s to {:.0f} s after the "
+                             "first submission (--window)\n",
+                             runs[0].summary.window_start_s, runs[0].summary.window_end_s);
   }
 }
 

@@ -38,6 +38,9 @@ void add_sim_options(CLI::App* cmd, SimArgs& a) {
   cmd->add_option("--physics", a.physics,
                   "models applied: none (default), all, or a comma list of "
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
+  cmd->add_option("--window", a.window,
+                  "measurement window START:END, seconds since the first submission (default: first to "
+                  "last submission; either side may be empty)");
   cmd->add_option("--param", a.params,
                   "model parameters NAME=VALUE[,NAME=VALUE] (list: boreas models check; docs/models.md)");
   add_tenancy_options(cmd, a.tenancy);
@@ -109,6 +112,9 @@ Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, Si
   }
   a.physics_on = *physics;
   BOREAS_RETURN_IF_ERROR(apply_param_flag(a.params, a.physics_options));
+  if (!a.window.empty()) {
+    BOREAS_RETURN_IF_ERROR(sim::parse_window(a.window, a.meter));
+  }
   BOREAS_RETURN_IF_ERROR(map_gpu_types(a.gpu_type_map, in.cluster.catalog, in.trace));
   const auto dropped = refuse_or_drop_unfit(in.cluster, in.trace, a.drop_unfit);
   if (!dropped.is_ok()) {
@@ -148,6 +154,7 @@ Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegi
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);
   req.engine_options.preemption_overhead = Duration::from_seconds(a.preemption_overhead_s);
   req.engine_options.seed = a.seed;
+  req.engine_options.meter = a.meter;
   req.engine_options.physics = a.physics_options;
   req.engine_options.physics.on = a.physics_on;
   req.engine_options.physics.reference_gpu = in.reference.name;

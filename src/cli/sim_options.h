@@ -13,6 +13,7 @@
 #include "cli/sim_tenancy.h"
 #include "core/status.h"
 #include "policy/registry.h"
+#include "sim/meter.h"
 #include "sim/output.h"
 #include "sim/physics.h"
 #include "sim/reference.h"
@@ -26,6 +27,8 @@ struct SimArgs {
   std::string report, schedule_trace;  // optional views built from the --out files
   std::string physics = "none";        // models the engine applies (docs/models.md)
   sim::PhysicsSwitches physics_on;
+  std::string window;                   // --window START:END (docs/formats/sim-output.md)
+  sim::MeterOptions meter;              // the measurement window, after --window
   std::string params;                  // --param NAME=VALUE,... (models/param_table.h)
   sim::PhysicsOptions physics_options;  // the models' parameters after --param
   uint64_t seed = 0;

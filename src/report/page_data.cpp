@@ -19,6 +19,7 @@ struct Column {
   const char* format;  // how report.js prints it: duration, percent, int, number, money
   const char* better;  // lower, higher, or "" when neither
   bool optional;
+  const char* legacy = nullptr;  // the key runs saved before it was renamed wrote instead
 };
 
 // The comparison table; optional columns appear when any policy's summary has the key.
@@ -28,7 +29,11 @@ constexpr Column kColumns[] = {
     {"p50_jct_s", "JCT p50", "duration", "lower", false},
     {"p99_jct_s", "JCT p99", "duration", "lower", false},
     {"avg_queue_s", "Queue time avg", "duration", "lower", false},
-    {"utilization", "GPU utilization", "percent", "higher", false},
+    {"window_utilization", "GPU utilization (window)", "percent", "higher", true},
+    {"work_utilization", "Work utilization (window)", "percent", "higher", true},
+    {"makespan_utilization", "Makespan utilization", "percent", "higher", false, "utilization"},
+    {"idle_gpu_hours_while_waiting", "Idle GPU-h while jobs wait", "number", "lower", true},
+    {"slowdown_p99", "Slowdown p99", "number", "lower", true},
     {"preemptions", "Preemp\u00ADtions", "int", "lower", false},
     {"makespan_s", "Makespan", "duration", "lower", false},
     {"energy_it_kwh", "IT energy (kWh)", "number", "lower", true},
@@ -38,12 +43,17 @@ constexpr Column kColumns[] = {
     {"lost_gpu_hours", "Lost GPU-h", "number", "lower", true},
     {"cost_usd", "Cost (USD)", "money", "lower", true},
     {"quota_violation_gpu_seconds", "Quota violations (GPU-s)", "number", "lower", true},
-    {"jain_fairness", "Fairness (Jain)", "number", "higher", true},
+    {"fairness_shortfall_gpu_hours", "Fair-share shortfall GPU-h", "number", "lower", true},
 };
 
 json number_or_null(const json& summary, const char* key) {
   const auto it = summary.find(key);
   return it != summary.end() && it->is_number() ? json(it->get<double>()) : json(nullptr);
+}
+
+json column_value(const json& summary, const Column& c) {
+  json v = number_or_null(summary, c.key);
+  return v.is_null() && c.legacy ? number_or_null(summary, c.legacy) : v;
 }
 
 bool any_has(const std::vector<PolicyRun>& runs, const char* key) {
@@ -77,18 +87,18 @@ double round_significant(double value, int digits) {
 
 json comparison_table(const std::vector<PolicyRun>& runs) {
   json columns = json::array();
-  std::vector<const char*> keys;
+  std::vector<const Column*> shown;
   for (const auto& c : kColumns) {
     if (!c.optional || any_has(runs, c.key)) {
       columns.push_back({{"key", c.key}, {"label", c.label}, {"format", c.format}, {"better", c.better}});
-      keys.push_back(c.key);
+      shown.push_back(&c);
     }
   }
   json rows = json::array();
   for (const auto& run : runs) {
     json values = json::array();
-    for (const char* key : keys) {
-      values.push_back(number_or_null(run.summary, key));
+    for (const Column* c : shown) {
+      values.push_back(column_value(run.summary, *c));
     }
     rows.push_back({{"policy", run.name}, {"values", values}});
   }

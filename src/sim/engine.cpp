@@ -32,7 +32,8 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
       state_(cluster, jobs, symbols),
       version_(jobs.size(), 0),
       open_run_(jobs.size(), kNoRun),
-      rng_(options.seed) {
+      rng_(options.seed),
+      meter_(state_, options.meter) {
   arrivals_.reserve(jobs.size());
   for (const JobSpec& j : jobs) {
     arrivals_.push_back(j.id);
@@ -266,6 +267,7 @@ void Engine::sample_until(Time t) {
 }
 
 void Engine::notify(Time t) {
+  meter_.observe(t, physics_ ? physics_->facility_power_w() : 0.0, scheduler_);
   if (observer_) {
     observer_(state_, t);
   }
@@ -277,6 +279,7 @@ Result<SimResult> Engine::run() {
   }
   result_.first_submit = jobs_[arrivals_.front().value()].submit;
   next_sample_ = result_.first_submit;
+  BOREAS_RETURN_IF_ERROR(meter_.start(result_.first_submit, jobs_[arrivals_.back().value()].submit));
   for (Time t = next_time(); !t.is_never() && !physics_done(); t = next_time()) {
     sample_until(t);
     BOREAS_RETURN_IF_ERROR(process_batch(t));
@@ -302,6 +305,7 @@ SimResult Engine::finish_result() {
     }
     result_.physics = physics_->finish(result_.last_end);
   }
+  result_.meter = meter_.finish(result_.last_end);
   result_.jobs.reserve(jobs_.size());
   for (const JobSpec& j : jobs_) {
     state::JobRecord r = state_.record(j.id);

@@ -23,6 +23,7 @@
 #include "models/random.h"
 #include "policy/placement.h"
 #include "policy/scheduler.h"
+#include "sim/meter.h"
 #include "sim/physics.h"
 #include "state/cluster_state.h"
 
@@ -33,6 +34,7 @@ struct EngineOptions {
   Duration preemption_overhead;  // extra work a preempted job must redo when it resumes
   uint64_t seed = 0;             // the one generator of the stochastic models (failures, spot)
   PhysicsOptions physics;        // all switches off: no physics, results as before
+  MeterOptions meter;            // the measurement window and fair-share weights (sim/meter.h)
 };
 
 // Why a job never started, for jobs.csv.
@@ -69,6 +71,7 @@ struct SimResult {
   uint64_t rounds = 0;   // scheduling rounds
   std::optional<PhysicsTotals> physics;  // set when any model was on
   std::vector<ZoneSample> zone_samples;  // per sample and zone, with physics
+  MeterTotals meter;                     // window, idle-while-waiting and fairness integrals
 };
 
 // Called after every batch of events and after every applied plan (tests check invariants here).
@@ -162,6 +165,7 @@ class Engine {
   Time reclaim_notice_ = Time::never();    // when the live draw's notice arrives (never: none)
   NodeId reclaim_node_;                    // the live draw's node
   std::vector<Time> down_since_;           // per node: when it went out of service
+  Meter meter_;                            // the summary's time integrals, kept at every notify
 };
 
 }  // namespace boreas::sim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace boreas::sim {
 
@@ -17,16 +18,96 @@ double percentile(std::span<const double> sorted, double p) {
 
 namespace {
 
-struct Sums {
-  uint64_t n = 0;
-  double jct = 0;
-  double queue = 0;
+// Completed jobs of one group, collected before the statistics are taken.
+struct Group {
+  std::vector<double> jct;
+  std::vector<double> slowdown;  // jobs with a duration > 0 only
+  double queue_s = 0;
 };
 
-void finish_queues(const std::map<std::string, Sums>& sums, Summary& s) {
-  for (const auto& [name, q] : sums) {
-    s.queues[name] = QueueSummary{q.n, q.jct / static_cast<double>(q.n), q.queue / static_cast<double>(q.n)};
+void add_job(Group& g, double jct, const JobSpec& spec, const state::JobRecord& r) {
+  g.jct.push_back(jct);
+  g.queue_s += r.pending_total.to_seconds();
+  if (spec.duration > Duration::zero()) {
+    g.slowdown.push_back(jct / spec.duration.to_seconds());
   }
+}
+
+// Sorts the group's slowdowns and fills the statistics every group has.
+JctStats stats_of(Group& g) {
+  JctStats s;
+  s.jobs = g.jct.size();
+  if (!g.jct.empty()) {
+    s.avg_jct_s = std::accumulate(g.jct.begin(), g.jct.end(), 0.0) / static_cast<double>(g.jct.size());
+  }
+  std::sort(g.slowdown.begin(), g.slowdown.end());
+  s.slowdown_p50 = percentile(g.slowdown, 50);
+  s.slowdown_p95 = percentile(g.slowdown, 95);
+  s.slowdown_p99 = percentile(g.slowdown, 99);
+  return s;
+}
+
+std::string group_name(Symbol sym, const SymbolTable& symbols) {
+  return sym.empty() ? std::string("default") : std::string(symbols.view(sym));
+}
+
+void finish_groups(std::map<std::string, Group>& queues, std::map<std::string, Group>& classes, Summary& s) {
+  for (auto& [name, g] : queues) {
+    const JctStats st = stats_of(g);
+    QueueSummary& q = s.queues[name];
+    q.jobs = st.jobs;
+    q.avg_jct_s = st.avg_jct_s;
+    q.avg_queue_s = g.queue_s / static_cast<double>(st.jobs);
+    q.slowdown_p50 = st.slowdown_p50;
+    q.slowdown_p95 = st.slowdown_p95;
+    q.slowdown_p99 = st.slowdown_p99;
+  }
+  for (auto& [name, g] : classes) {
+    s.classes[name] = stats_of(g);
+  }
+}
+
+// The whole run's JCT statistics (percentiles as the peers compute them).
+void add_jct(Summary& s, Group& all) {
+  const JctStats st = stats_of(all);
+  std::sort(all.jct.begin(), all.jct.end());
+  s.completed = st.jobs;
+  s.avg_jct_s = st.avg_jct_s;
+  s.p50_jct_s = percentile(all.jct, 50);
+  s.p95_jct_s = percentile(all.jct, 95);
+  s.p99_jct_s = percentile(all.jct, 99);
+  s.avg_queue_s = st.jobs > 0 ? all.queue_s / static_cast<double>(st.jobs) : 0;
+  s.slowdown_p50 = st.slowdown_p50;
+  s.slowdown_p95 = st.slowdown_p95;
+  s.slowdown_p99 = st.slowdown_p99;
+}
+
+// Total wait of a job that ever waited; one still pending at the end waits until the run ends.
+double wait_of(const state::JobRecord& r, NeverStarted never, Time run_end) {
+  if (never == NeverStarted::kExceedsCluster || !r.submitted) {
+    return 0;
+  }
+  double wait = r.pending_total.to_seconds();
+  const bool waiting = r.state == JobState::kPending || r.state == JobState::kPreempted;
+  if (waiting && run_end > r.pending_since) {
+    wait += (run_end - r.pending_since).to_seconds();
+  }
+  return wait;
+}
+
+void add_window(Summary& s, const SimResult& result, uint32_t cluster_gpus) {
+  const MeterTotals& m = result.meter;
+  if (m.window_start.is_never() || m.window_end.is_never()) {
+    return;
+  }
+  s.window_start_s = (m.window_start - result.first_submit).to_seconds();
+  s.window_end_s = (m.window_end - result.first_submit).to_seconds();
+  const double capacity = static_cast<double>(cluster_gpus) * (s.window_end_s - s.window_start_s);
+  if (capacity > 0) {
+    s.window_utilization = m.window_allocated_gpu_s / capacity;
+    s.work_utilization = m.window_work_gpu_s / capacity;
+  }
+  s.idle_gpu_hours_while_waiting = m.idle_while_waiting_gpu_s / 3600.0;
 }
 
 }  // namespace
@@ -35,43 +116,30 @@ Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const 
                   uint32_t cluster_gpus) {
   Summary s;
   s.jobs = jobs.size();
-  std::vector<double> jct;
-  std::map<std::string, Sums> queues;
-  double work = 0, queue_total = 0;
+  Group all;
+  std::map<std::string, Group> queues, classes;
+  double work = 0;
   for (const JobSpec& j : jobs) {
     const state::JobRecord& r = result.jobs[j.id.value()];
     s.preemptions += r.preemptions;
+    s.max_queue_s = std::max(s.max_queue_s, wait_of(r, result.never_started[j.id.value()], result.last_end));
     if (r.state != JobState::kCompleted) {
       continue;
     }
     const double t = (r.end - j.submit).to_seconds();
-    jct.push_back(t);
-    queue_total += r.pending_total.to_seconds();
     work += j.duration.to_seconds() * j.gpus;
-    const std::string_view queue = symbols.view(j.queue);
-    Sums& q = queues[queue.empty() ? std::string("default") : std::string(queue)];
-    q.n += 1;
-    q.jct += t;
-    q.queue += r.pending_total.to_seconds();
+    add_job(all, t, j, r);
+    add_job(queues[group_name(j.queue, symbols)], t, j, r);
+    add_job(classes[group_name(j.priority_class, symbols)], t, j, r);
   }
-  s.completed = jct.size();
-  if (!jct.empty()) {
-    double total = 0;
-    for (double x : jct) {
-      total += x;
-    }
-    std::sort(jct.begin(), jct.end());
-    s.avg_jct_s = total / static_cast<double>(jct.size());
-    s.p50_jct_s = percentile(jct, 50);
-    s.p95_jct_s = percentile(jct, 95);
-    s.p99_jct_s = percentile(jct, 99);
-    s.avg_queue_s = queue_total / static_cast<double>(jct.size());
-  }
+  add_jct(s, all);
+  s.completed_ref_gpu_hours = work / 3600.0;
   s.makespan_s = (result.last_end - result.first_submit).to_seconds();
   if (s.makespan_s > 0 && cluster_gpus > 0) {
     s.utilization = work / (static_cast<double>(cluster_gpus) * s.makespan_s);
   }
-  finish_queues(queues, s);
+  finish_groups(queues, classes, s);
+  add_window(s, result, cluster_gpus);
   add_tenancy_metrics(s, result, jobs, symbols);
   add_physics_metrics(s, result, jobs, symbols, cluster_gpus);
   return s;

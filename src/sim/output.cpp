@@ -44,10 +44,43 @@ void add_physics_json(nlohmann::ordered_json& j, const Summary& s) {
   j["cost_usd"] = p.cost_usd;
   j["effective_utilization"] = s.effective_utilization;
   j["allocated_utilization"] = s.allocated_utilization;
+  j["energy_facility_kwh_window"] = s.energy_facility_kwh_window;
+  j["energy_kwh_per_ref_gpu_hour"] = s.energy_kwh_per_ref_gpu_hour;
+  j["cost_usd_per_ref_gpu_hour"] = s.cost_usd_per_ref_gpu_hour;
   for (const auto& [name, q] : s.queues) {
     j["queues"][name]["cost_usd"] = q.cost_usd;
     j["queues"][name]["energy_kwh"] = q.energy_kwh;
   }
+}
+
+nlohmann::ordered_json slowdowns(double p50, double p95, double p99) {
+  return {{"slowdown_p50", p50}, {"slowdown_p95", p95}, {"slowdown_p99", p99}};
+}
+
+// The metrics that judge a policy (docs/formats/sim-output.md, "Metrics that judge policies").
+void add_judging_json(nlohmann::ordered_json& j, const Summary& s) {
+  j["window_start_s"] = s.window_start_s;
+  j["window_end_s"] = s.window_end_s;
+  j["window_utilization"] = s.window_utilization;
+  j["work_utilization"] = s.work_utilization;
+  j["idle_gpu_hours_while_waiting"] = s.idle_gpu_hours_while_waiting;
+  j["max_queue_s"] = s.max_queue_s;
+  j.update(slowdowns(s.slowdown_p50, s.slowdown_p95, s.slowdown_p99));
+  j["completed_ref_gpu_hours"] = s.completed_ref_gpu_hours;
+  j["fairness_shortfall_gpu_hours"] = s.fairness_shortfall_gpu_hours;
+  j["fairness_shortfall_share"] = s.fairness_shortfall_share;
+}
+
+nlohmann::ordered_json queue_json(const QueueSummary& q) {
+  nlohmann::ordered_json out = {{"jobs", q.jobs},
+                                {"avg_jct_s", q.avg_jct_s},
+                                {"avg_queue_s", q.avg_queue_s},
+                                {"gpu_share", q.gpu_share},
+                                {"guarantee_share", q.guarantee_share}};
+  out.update(slowdowns(q.slowdown_p50, q.slowdown_p95, q.slowdown_p99));
+  out["entitled_gpu_hours"] = q.entitled_gpu_hours;
+  out["fairness_shortfall_gpu_hours"] = q.fairness_shortfall_gpu_hours;
+  return out;
 }
 
 nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info, const Cluster& cluster) {
@@ -71,7 +104,7 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["p99_jct_s"] = s.p99_jct_s;
   j["avg_queue_s"] = s.avg_queue_s;
   j["makespan_s"] = s.makespan_s;
-  j["utilization"] = s.utilization;
+  j["makespan_utilization"] = s.utilization;
   j["preemptions"] = s.preemptions;
   j["wall_time_s"] = run.wall_time_s;
   j["events"] = run.result.events;
@@ -79,18 +112,15 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["scheduling_rounds"] = run.result.rounds;
   j["quota_violation_gpu_seconds"] = s.quota_violation_gpu_seconds;
   j["preemptions_per_job_p99"] = s.preemptions_per_job_p99;
-  j["jain_fairness"] = s.jain_fairness;
+  add_judging_json(j, s);
   auto& queues = j["queues"] = nlohmann::ordered_json::object();
   for (const auto& [name, q] : s.queues) {
-    queues[name] = {{"jobs", q.jobs},
-                    {"avg_jct_s", q.avg_jct_s},
-                    {"avg_queue_s", q.avg_queue_s},
-                    {"gpu_share", q.gpu_share},
-                    {"guarantee_share", q.guarantee_share}};
+    queues[name] = queue_json(q);
   }
   auto& classes = j["priority_classes"] = nlohmann::ordered_json::object();
-  for (const auto& [name, jct] : s.class_avg_jct_s) {
-    classes[name] = {{"avg_jct_s", jct}};
+  for (const auto& [name, c] : s.classes) {
+    classes[name] = {{"jobs", c.jobs}, {"avg_jct_s", c.avg_jct_s}};
+    classes[name].update(slowdowns(c.slowdown_p50, c.slowdown_p95, c.slowdown_p99));
   }
   add_physics_json(j, s);
   return j;

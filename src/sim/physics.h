@@ -117,6 +117,8 @@ class Physics {
 
   // Integrates energy and throttled time up to t (call before any change at t).
   void advance(Time t);
+  // Facility power now (Σ zones IT power × PUE), constant until the next change.
+  double facility_power_w() const;
   // The job's current rate (work per second), 1 when no rate model is on.
   double rate(JobId job) const;
   // Brings the racks of these GPUs to t: call before their owners change (start, stop).

@@ -14,8 +14,8 @@ void add_physics_metrics(Summary& s, const SimResult& result, std::span<const Jo
   s.physics = *result.physics;
   const PhysicsTotals& p = *s.physics;
   s.avg_pue = p.energy_it_kwh > 0 ? p.energy_facility_kwh / p.energy_it_kwh : 0;
-  // summarize's utilization already counts useful (reference) work only; held GPU time is larger
-  // by lost work, checkpoint writes and slow clocks.
+  // summarize's makespan utilization already counts useful (reference) work only; held GPU time
+  // is larger by lost work, checkpoint writes and slow clocks.
   s.effective_utilization = s.utilization;
   double held = 0;
   for (const JobSpec& j : jobs) {
@@ -23,6 +23,11 @@ void add_physics_metrics(Summary& s, const SimResult& result, std::span<const Jo
   }
   if (s.makespan_s > 0 && cluster_gpus > 0) {
     s.allocated_utilization = held / (static_cast<double>(cluster_gpus) * s.makespan_s);
+  }
+  s.energy_facility_kwh_window = result.meter.window_facility_kwh;
+  if (s.completed_ref_gpu_hours > 0) {
+    s.energy_kwh_per_ref_gpu_hour = p.energy_facility_kwh / s.completed_ref_gpu_hours;
+    s.cost_usd_per_ref_gpu_hour = p.cost_usd / s.completed_ref_gpu_hours;
   }
   for (size_t q = 0; q < p.queue_cost_usd.size(); ++q) {
     if (p.queue_cost_usd[q] == 0 && p.queue_energy_kwh[q] == 0) {

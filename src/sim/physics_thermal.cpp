@@ -84,6 +84,14 @@ void Physics::init_thermal() {
   events_.clear();
 }
 
+double Physics::facility_power_w() const {
+  double w = 0;
+  for (size_t z = 0; z < zone_power_w_.size(); ++z) {
+    w += zone_power_w_[z] * cluster_.zones[z].pue;
+  }
+  return w;
+}
+
 void Physics::advance(Time t) {
   if (t <= last_) {
     return;

@@ -13,13 +13,19 @@ Result<RunOutput> run_policy(const policy::PolicyRegistry& registry, const RunRe
   if (!scheduler.is_ok()) {
     return scheduler.status();
   }
-  Engine engine(*request.cluster, request.jobs, *request.symbols, **scheduler, request.engine_options);
-  // With a queue tree, audit guarantees after every change (quota_violation_gpu_seconds).
+  // With a queue tree, audit guarantees after every change (quota_violation_gpu_seconds); the
+  // guarantees are also the queues' fair-share weights.
   const auto& tree = request.policy_options.tenancy.queues;
   std::optional<policy::QuotaAudit> audit;
+  EngineOptions engine_options = request.engine_options;
   if (tree) {
     audit.emplace(*tree, *request.cluster);
+    engine_options.meter.quota_holds = true;
+    for (const QueueSpec& q : tree->queues) {
+      engine_options.meter.queue_weights[q.name] = static_cast<double>(audit->guaranteed(q.name));
+    }
   }
+  Engine engine(*request.cluster, request.jobs, *request.symbols, **scheduler, engine_options);
   if (request.observer || audit) {
     engine.set_observer([&](const state::ClusterState& s, Time t) {
       if (audit) {

@@ -5,19 +5,30 @@
 
 namespace boreas::sim {
 
-double jain_index(std::span<const double> x) {
-  double sum = 0, squares = 0;
-  for (double v : x) {
-    sum += v;
-    squares += v * v;
+namespace {
+
+// The meter's per-queue integrals (sim/meter.h): entitled = weighted max-min fair share of the
+// in-service GPUs, capped by the queue's demand; shortfall = the part of it the queue did not hold.
+void add_fairness(Summary& s, const MeterTotals& m) {
+  double shortfall = 0, entitled = 0;
+  for (const auto& [name, gpu_s] : m.queue_entitled_gpu_s) {
+    const auto it = m.queue_shortfall_gpu_s.find(name);
+    const double short_s = it != m.queue_shortfall_gpu_s.end() ? it->second : 0.0;
+    QueueSummary& q = s.queues[name];
+    q.entitled_gpu_hours = gpu_s / 3600.0;
+    q.fairness_shortfall_gpu_hours = short_s / 3600.0;
+    shortfall += short_s;
+    entitled += gpu_s;
   }
-  return squares > 0 ? sum * sum / (static_cast<double>(x.size()) * squares) : 0;
+  s.fairness_shortfall_gpu_hours = shortfall / 3600.0;
+  s.fairness_shortfall_share = entitled > 0 ? shortfall / entitled : 0;
 }
+
+}  // namespace
 
 void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
                          const SymbolTable& symbols) {
   std::vector<double> preemptions;
-  std::map<std::string, std::pair<double, uint64_t>> classes;  // Σ JCT, n
   std::map<std::string, double> gpu_s;
   double total_gpu_s = 0;
   for (const JobSpec& j : jobs) {
@@ -27,27 +38,16 @@ void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const Jo
     const std::string_view queue = symbols.view(j.queue);
     gpu_s[queue.empty() ? std::string("default") : std::string(queue)] += used;  // as summarize names it
     total_gpu_s += used;
-    if (r.state == JobState::kCompleted) {
-      auto& c = classes[j.priority_class.empty() ? "default" : std::string(symbols.view(j.priority_class))];
-      c.first += (r.end - j.submit).to_seconds();
-      c.second += 1;
-    }
   }
   std::sort(preemptions.begin(), preemptions.end());
   s.preemptions_per_job_p99 = percentile(preemptions, 99);
-  for (const auto& [name, c] : classes) {
-    s.class_avg_jct_s[name] = c.first / static_cast<double>(c.second);
-  }
-  std::vector<double> shares;
   for (const auto& [name, used] : gpu_s) {
     s.queues[name].gpu_share = total_gpu_s > 0 ? used / total_gpu_s : 0;
-    shares.push_back(s.queues[name].gpu_share);
   }
-  s.jain_fairness = jain_index(shares);
+  add_fairness(s, result.meter);
 }
 
 void add_guarantees(Summary& s, const std::map<std::string, uint64_t>& guaranteed, uint32_t cluster_gpus) {
-  std::vector<double> normalized;
   s.has_queue_tree = true;
   for (auto& [name, q] : s.queues) {
     const auto it = guaranteed.find(name);
@@ -55,12 +55,6 @@ void add_guarantees(Summary& s, const std::map<std::string, uint64_t>& guarantee
     q.guarantee_share = it != guaranteed.end() && cluster_gpus > 0
                             ? static_cast<double>(it->second) / static_cast<double>(cluster_gpus)
                             : 0;
-    if (q.guarantee_share > 0) {
-      normalized.push_back(q.gpu_share / q.guarantee_share);
-    }
-  }
-  if (!normalized.empty()) {
-    s.jain_fairness = jain_index(normalized);
   }
 }
 
