@@ -203,15 +203,8 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
 // own queue would leave the evicted job owed the same guarantee. A job beyond the guarantee may
 // evict lower classes of its own queue (they are then beyond it too, so nothing owed is lost).
 bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
-  if (guaranteed_pass) {
-    return try_evict(r, job, borrower_victims(r, job), true);
-  }
-  if (try_evict(r, job, own_queue_victims(r, job), false)) {
-    return true;
-  }
-  // A capped job stops its queue's borrowers only to start covered, never to borrow itself.
-  const bool coverable = must_not_borrow(job, r.view) && uncover_for(r, job, guess_demand(r.view.spec(job), r.view));
-  return coverable && try_evict(r, job, own_borrowers(r, job), false);
+  return try_evict(r, job, guaranteed_pass ? borrower_victims(r, job) : own_queue_victims(r, job),
+                   guaranteed_pass);
 }
 
 bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, bool guaranteed_pass) {

@@ -47,25 +47,6 @@ std::optional<std::vector<JobId>> BoreasScheduler::uncover_for(Round& r, JobId j
   return enough ? std::optional(std::move(chosen)) : std::nullopt;
 }
 
-// A job at its cap that finds no free GPUs may stop borrowers of its own queue in no higher class
-// (under their cap, past the minimum runtime, no retaliation) and start covered in their place:
-// its queue holds no more than before, and it no longer waits for every fresher job of its queue.
-std::vector<JobId> BoreasScheduler::own_borrowers(Round& r, JobId job) {
-  const JobInfo& me = jobs_[job.value()];
-  std::vector<JobId> out;
-  if (me.beyond_guarantee) {
-    return out;
-  }
-  for (JobId v : r.running_by_queue[static_cast<size_t>(me.queue)]) {
-    const JobInfo& vi = jobs_[v.value()];
-    if (vi.borrowed && !vi.pinned && vi.class_preemptible && vi.class_value <= me.class_value &&
-        r.evicted.count(v.value()) == 0 && guard_.priority_victim_ok(v, job, r.view)) {
-      out.push_back(v);
-    }
-  }
-  return out;
-}
-
 void BoreasScheduler::uncover(Round& r, JobId job) {
   JobInfo& in = jobs_[job.value()];
   covered_->add(static_cast<uint32_t>(in.queue), demand_of(r.view.record(job).gpus, r.view), -1);

@@ -64,7 +64,6 @@ class BoreasScheduler final : public Scheduler {
   bool try_evict(Round& round, JobId job, std::vector<JobId> candidates, bool guaranteed_pass);
   std::vector<JobId> own_queue_victims(Round& round, JobId job);
   std::vector<JobId> borrower_victims(Round& round, JobId job);
-  std::vector<JobId> own_borrowers(Round& round, JobId job);
   void commit_start(Round& round, JobId job, std::vector<GpuId> gpus, const Demand& demand);
   void evict(Round& round, JobId victim, int32_t sign);
   void hold(Round& round, JobId job, const Demand& demand, int32_t sign);
