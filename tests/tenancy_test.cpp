@@ -38,6 +38,9 @@ std::unique_ptr<Scenario> load(const std::filesystem::path& path) {
   auto& pre = s->options.tenancy.preemption;
   pre.min_runtime = Duration::seconds(o["min_runtime_s"] ? o["min_runtime_s"].as<int64_t>() : 0);
   pre.max_per_job = o["max_per_job"] ? o["max_per_job"].as<uint32_t>() : pre.max_per_job;
+  if (o["idle_wait_bound_s"]) {
+    pre.idle_wait_bound = Duration::seconds(o["idle_wait_bound_s"].as<int64_t>());
+  }
   s->options.tenancy.fair_share.half_life = Duration::seconds(o["half_life_s"] ? o["half_life_s"].as<int64_t>() : 0);
   for (const auto& j : root["jobs"]) {
     s->jobs.add(j["submit"].as<int64_t>(), j["gpus"].as<uint32_t>(), j["duration"].as<int64_t>(),

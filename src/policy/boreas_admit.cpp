@@ -13,10 +13,12 @@ bool BoreasScheduler::must_not_borrow(JobId job, const state::ClusterView& view)
 }
 
 // Borrowed capacity must stay reclaimable for guarantees to hold at every instant, so a job that
-// may not be preempted (again, or ever) borrows only capacity no guarantee covers, and is pinned
-// there. One exception keeps every job live: a preemptible job at its preemption cap whose gang
-// could never fit inside its queue's guarantee borrows reclaimably anyway (reclaim ignores the cap).
-BoreasScheduler::Borrow BoreasScheduler::borrow_mode(const Round& r, JobId job, const Demand& d) const {
+// may not be preempted (again, or ever) borrows only capacity no guarantee covers (pinned there),
+// or guarantee of its own queue that running preemptible jobs of the queue give up (covered).
+// Two exceptions keep every preemptible job live, borrowing reclaimably although at its cap (reclaim
+// ignores the cap): a gang that could never fit inside its queue's guarantee, and a job that has
+// waited `idle_wait_bound` in all while in-service GPUs it fits were free.
+BoreasScheduler::Borrow BoreasScheduler::borrow_mode(Round& r, JobId job, const Demand& d) {
   if (!must_not_borrow(job, r.view)) {
     return Borrow::kReclaimable;
   }
@@ -27,9 +29,14 @@ BoreasScheduler::Borrow BoreasScheduler::borrow_mode(const Round& r, JobId job, 
   if (unguaranteed) {
     return Borrow::kPinned;
   }
+  if (auto uncovering = uncover_for(r, job, d)) {
+    r.uncovering = std::move(*uncovering);
+    return Borrow::kCovered;
+  }
   const JobInfo& in = jobs_[job.value()];
   const bool preemptible = r.view.spec(job).preemptible && in.class_preemptible;
-  return preemptible && in.beyond_guarantee ? Borrow::kReclaimable : Borrow::kNo;
+  const bool starved = in.idle_wait >= options_.preemption.idle_wait_bound;
+  return preemptible && (in.beyond_guarantee || starved) ? Borrow::kReclaimable : Borrow::kNo;
 }
 
 void BoreasScheduler::pin(Round& r, const Demand& d, int32_t sign) {
@@ -77,6 +84,7 @@ void BoreasScheduler::no_fit(Round& r, JobId job) {
 bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool guaranteed_pass) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
   if (guaranteed_pass || book_->within_guarantee(q, d)) {
+    r.admitted = Borrow::kNo;  // inside the guarantee: nothing borrowed
     return book_->within_guarantee(q, d);
   }
   auto quota_reason = [&](const QuotaBlock& b) {
@@ -88,7 +96,10 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
   if (auto b = book_->check_ceiling(q, d)) {
     return quota_reason(*b);
   }
-  if (borrow_mode(r, job, d) == Borrow::kNo) {
+  r.uncovering.clear();
+  r.admitted = borrow_mode(r, job, d);
+  if (r.admitted == Borrow::kNo) {
+    r.held_jobs.push_back(job);
     set_reason(job, PendingReason{PendingKind::kGuaranteeOnly, book_->name(q), "*", r.view.spec(job).gpus, 0,
                                   book_->unused_guarantees(), 0, 0});
     return false;
@@ -106,10 +117,17 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
 void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus, const Demand& d) {
   JobInfo& in = jobs_[job.value()];
   const uint32_t q = static_cast<uint32_t>(in.queue);
-  in.borrowed = !book_->within_guarantee(q, d);
-  in.pinned = in.borrowed && borrow_mode(r, job, d) == Borrow::kPinned;
+  const bool covered = r.admitted == Borrow::kCovered;
+  in.borrowed = !covered && !book_->within_guarantee(q, d);
+  in.pinned = in.borrowed && r.admitted == Borrow::kPinned;
   if (in.pinned) {
     pin(r, d, +1);
+  }
+  for (JobId v : covered ? r.uncovering : std::vector<JobId>{}) {
+    uncover(r, v);
+  }
+  if (!in.borrowed) {
+    covered_->add(q, d, +1);
   }
   book_->add(q, d, +1);
   hold(r, job, d, +1);
@@ -123,6 +141,9 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
 void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
   const Demand d = demand_of(r.view.record(victim).gpus, r.view);
   book_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
+  if (!jobs_[victim.value()].borrowed) {
+    covered_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
+  }
   hold(r, victim, d, -sign);
   if (jobs_[victim.value()].pinned) {
     pin(r, d, -sign);

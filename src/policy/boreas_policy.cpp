@@ -20,6 +20,7 @@ BoreasScheduler::~BoreasScheduler() = default;
 void BoreasScheduler::init(const state::ClusterView& view) {
   if (!book_) {
     book_ = std::make_unique<QuotaBook>(options_.queues.get(), view.cluster());
+    covered_ = std::make_unique<QuotaBook>(options_.queues.get(), view.cluster());
     fair_ = std::make_unique<FairShare>(view.cluster(), options_.fair_share);
   }
   if (jobs_.size() < view.job_count()) {
@@ -52,6 +53,7 @@ BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterV
   }
   const JobSpec& spec = view.spec(job);
   in.queue = static_cast<int32_t>(book_->queue_of(spec.queue, view.state().symbols()));
+  covered_->queue_of(spec.queue, view.state().symbols());  // the same index: both add queues in this order
   auto it = classes_.find(spec.priority_class.index());
   if (it == classes_.end()) {
     it = classes_.emplace(spec.priority_class.index(), find_class(spec.priority_class, view)).first;
@@ -138,11 +140,15 @@ Demand BoreasScheduler::guess_demand(const JobSpec& spec, const state::ClusterVi
 void BoreasScheduler::account(Round& r) {
   const auto& view = r.view;
   book_->clear_usage();
+  covered_->clear_usage();
   fair_->advance(view.now(), last_held_);  // what was held since the last round
   for (JobId j : view.running()) {
     const JobInfo& in = info(j, view);
     const Demand d = demand_of(view.record(j).gpus, view);
     book_->add(static_cast<uint32_t>(in.queue), d, +1);
+    if (!in.borrowed) {
+      covered_->add(static_cast<uint32_t>(in.queue), d, +1);
+    }
     if (in.pinned) {
       pin(r, d, +1);
     }
@@ -185,6 +191,7 @@ void BoreasScheduler::rank(Round& r) {
     if (in.never_fits) {
       continue;
     }
+    count_idle_wait(j, r.view.now());
     const double share = fair_->share(static_cast<uint32_t>(in.queue), book_->weight(in.queue));
     keyed.push_back({Key{-in.class_value, share, r.view.attained_gpu_us(j), j.value()}, j});
   }
@@ -196,7 +203,7 @@ void BoreasScheduler::rank(Round& r) {
 
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, options_.preemption.max_per_round, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
   r.free_by_type.assign(view.cluster().catalog.size(), 0);
   r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
   const std::vector<Node>& nodes = view.cluster().nodes;
@@ -231,6 +238,11 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   for (int again = 0; again < kGuaranteeRepeats && r.evicted.size() != evicted; ++again) {
     evicted = r.evicted.size();
     guarantee_pass();
+  }
+  mark_held(r);
+  if (!r.plan.preemptions.empty()) {  // victims may restart on GPUs their eviction left free
+    const Time again = view.now() + Duration::micros(1);
+    r.plan.wake_at = r.plan.wake_at ? std::min(*r.plan.wake_at, again) : again;
   }
   last_held_ = std::move(r.held);
   return std::move(r.plan);

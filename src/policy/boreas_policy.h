@@ -44,8 +44,12 @@ class BoreasScheduler final : public Scheduler {
     bool borrowed = false;  // started beyond its queue's guarantee
     bool pinned = false;    // borrowed capacity no guarantee covers, and may not be reclaimed
     bool beyond_guarantee = false;  // the gang could never fit inside its queue's guarantee
+    Duration idle_wait;             // time held (may not borrow) while in-service GPUs it fits were free
+    Time held_at = Time::never();   // the last round found it so; counted at the next round
   };
-  enum class Borrow { kNo, kReclaimable, kPinned };
+  // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
+  // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
+  enum class Borrow { kNo, kReclaimable, kPinned, kCovered };
 
   void init(const state::ClusterView& view);
   JobInfo& info(JobId job, const state::ClusterView& view);
@@ -64,7 +68,11 @@ class BoreasScheduler final : public Scheduler {
   void evict(Round& round, JobId victim, int32_t sign);
   void hold(Round& round, JobId job, const Demand& demand, int32_t sign);
   bool must_not_borrow(JobId job, const state::ClusterView& view) const;
-  Borrow borrow_mode(const Round& round, JobId job, const Demand& demand) const;
+  Borrow borrow_mode(Round& round, JobId job, const Demand& demand);
+  std::optional<std::vector<JobId>> uncover_for(Round& round, JobId job, const Demand& demand);
+  void uncover(Round& round, JobId job);
+  void count_idle_wait(JobId job, Time now);
+  void mark_held(Round& round);
   void pin(Round& round, const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
@@ -76,6 +84,7 @@ class BoreasScheduler final : public Scheduler {
   PreemptionGuard guard_;
   TypeFilter types_;
   std::unique_ptr<QuotaBook> book_;
+  std::unique_ptr<QuotaBook> covered_;  // usage of the jobs a guarantee covers (not borrowed): ≤ guarantees
   std::unique_ptr<FairShare> fair_;
   std::vector<JobInfo> jobs_;
   std::vector<PendingReason> reasons_;

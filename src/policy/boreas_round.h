@@ -23,6 +23,9 @@ struct BoreasScheduler::Round {
   std::unordered_map<uint32_t, uint32_t> waiting;    // queue -> higher-ranked jobs left pending
   std::vector<std::vector<uint32_t>> held;          // queue -> GPU type -> GPUs, after the plan
   std::vector<uint64_t> pinned_by_type;              // GPUs held by pinned borrowers, after the plan
+  std::vector<JobId> held_jobs;                      // refused `guarantee-only` this round
+  Borrow admitted = Borrow::kNo;                     // how the last gang admit_placed let in starts
+  std::vector<JobId> uncovering;                     // the running jobs that give it their cover
   uint32_t victims_left = 0;
   uint32_t largest_block = 0;  // most free GPUs on one node at the round's start
 };

@@ -102,8 +102,11 @@ std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> ca
     return std::nullopt;
   }
   const auto& v = scratch.view();
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [&](JobId a, JobId b) { return lost_work(a, v) * v.spec(a).gpus < lost_work(b, v) * v.spec(b).gpus; });
+  // Fewest preemptions so far first, so that restarted victims are not hit again and again.
+  std::stable_sort(candidates.begin(), candidates.end(), [&](JobId a, JobId b) {
+    const uint32_t pa = v.record(a).preemptions, pb = v.record(b).preemptions;
+    return pa != pb ? pa < pb : lost_work(a, v) * v.spec(a).gpus < lost_work(b, v) * v.spec(b).gpus;
+  });
   auto victims = single(job, candidates, placement, scratch, may_add);
   if (!victims) {
     victims = greedy(job, candidates, max_victims, placement, scratch, may_add);

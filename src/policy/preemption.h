@@ -22,6 +22,9 @@ struct PreemptionOptions {
   uint32_t max_per_round = 256;  // victims per round: above the largest gang, so 1-GPU victims can
                                  // always make room for a reclaiming gang
   uint32_t max_per_job = 3;  // after this many, a job starts only on unreclaimable capacity
+  // A preemptible job that may not borrow (at its cap) and has waited this long in all while
+  // in-service GPUs it fits were idle borrows reclaimable capacity anyway: the wait bound.
+  Duration idle_wait_bound = Duration::seconds(3600);
 };
 
 // Work a victim would lose now: time since its last checkpoint (all its run if it never saves).
