@@ -60,14 +60,18 @@ std::string change_cell(const Json& vs, const std::string& metric) {
     return "";
   }
   const Json& d = vs[metric];
-  const double change = d["change"].get<double>() * 100;
-  const double ci = d["change_ci95"].get<double>() * 100;
+  const double diff = d["diff_mean"].get<double>();
   std::string cls = "ns";
   if (d["significant"].get<bool>()) {
     const int dir = direction(metric);
-    cls = dir == 0 ? "sig" : ((change > 0) == (dir > 0) ? "better" : "worse");
+    cls = dir == 0 ? "sig" : ((diff > 0) == (dir > 0) ? "better" : "worse");
   }
-  return fmt::format("<div class=\"{}\">{:+.1f}% ± {:.1f}%</div>", cls, change, ci);
+  if (d["change"].is_null()) {  // a baseline of 0: show the difference itself
+    return fmt::format("<div class=\"{}\">{}{} ± {}</div>", cls, diff >= 0 ? "+" : "", number(diff),
+                       number(d["diff_ci95"].get<double>()));
+  }
+  return fmt::format("<div class=\"{}\">{:+.1f}% ± {:.1f}%</div>", cls, d["change"].get<double>() * 100,
+                     d["change_ci95"].get<double>() * 100);
 }
 
 std::string arm_row(const Json& arm, const std::vector<std::string>& metrics) {
@@ -143,9 +147,12 @@ std::string headline(const Json& results, const std::string& metric) {
         continue;
       }
       const Json& d = arm["vs_baseline"][metric];
-      parts += fmt::format("{}{:+.1f}% ± {:.1f}%{} at {}", parts.empty() ? "" : "; ", d["change"].get<double>() * 100,
-                           d["change_ci95"].get<double>() * 100, d["significant"].get<bool>() ? "" : " (no change)",
-                           escape(load_label(arm["load"])));
+      const std::string amount =
+          d["change"].is_null()
+              ? fmt::format("{:+g} ± {:g}", d["diff_mean"].get<double>(), d["diff_ci95"].get<double>())
+              : fmt::format("{:+.1f}% ± {:.1f}%", d["change"].get<double>() * 100, d["change_ci95"].get<double>() * 100);
+      parts += fmt::format("{}{}{} at {}", parts.empty() ? "" : "; ", amount,
+                           d["significant"].get<bool>() ? "" : " (no change)", escape(load_label(arm["load"])));
     }
     html += "<li><b>" + escape(name) + "</b> vs " + escape(results["baseline"].get<std::string>()) + ", " +
             escape(metric) + ": " + parts + "</li>\n";

@@ -99,8 +99,9 @@ nlohmann::ordered_json paired_difference(const ArmRuns& arm, const ArmRuns& base
   j["pairs"] = diffs.size();
   j["diff_mean"] = d.mean;
   j["diff_ci95"] = d.ci95;
-  j["change"] = base_mean != 0 ? d.mean / std::fabs(base_mean) : 0.0;
-  j["change_ci95"] = base_mean != 0 ? d.ci95 / std::fabs(base_mean) : 0.0;
+  // Relative to the baseline; null when the baseline is 0 (the difference itself is the news).
+  j["change"] = base_mean != 0 ? nlohmann::ordered_json(d.mean / std::fabs(base_mean)) : nlohmann::ordered_json();
+  j["change_ci95"] = base_mean != 0 ? nlohmann::ordered_json(d.ci95 / std::fabs(base_mean)) : nlohmann::ordered_json();
   j["significant"] = diffs.size() >= 2 && std::fabs(d.mean) > d.ci95;
   return j;
 }

@@ -51,6 +51,16 @@ TEST(ExperimentStats, PairedDifferenceCancelsTheSeedsWorkload) {
   EXPECT_FALSE(j["arms"][0].contains("vs_baseline"));
 }
 
+TEST(ExperimentStats, AZeroBaselineGivesNoPercentage) {
+  ExperimentInfo info;
+  info.metrics = {"avg_jct_s"};
+  const auto j = experiment_results(info, {arm("baseline", {0, 0}), arm("b", {3, 5})});
+  const auto& d = j["arms"][1]["vs_baseline"]["avg_jct_s"];
+  EXPECT_TRUE(d["change"].is_null());
+  EXPECT_DOUBLE_EQ(d["diff_mean"].get<double>(), 4);
+  EXPECT_NE(experiment_markdown(j).find("| b | 4±12.7 +4 |"), std::string::npos) << experiment_markdown(j);
+}
+
 TEST(ExperimentStats, NoisyDifferenceIsNotSignificant) {
   ExperimentInfo info;
   const auto j = experiment_results(info, {arm("baseline", {100, 100, 100}), arm("b", {90, 120, 95})});

@@ -22,6 +22,11 @@ std::string compact(double v) {
   return a >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v);
 }
 
+// A difference from a baseline of 0: "+3.1" (no percentage can be taken).
+std::string signed_compact(double v) {
+  return (v >= 0 ? "+" : "") + compact(v);
+}
+
 std::string cell(const Json& arm, const std::string& metric) {
   if (!arm["metrics"].contains(metric)) {
     return "–";
@@ -30,7 +35,9 @@ std::string cell(const Json& arm, const std::string& metric) {
   std::string text = compact(v["mean"].get<double>()) + "±" + compact(v["ci95"].get<double>());
   if (arm.contains("vs_baseline") && arm["vs_baseline"].contains(metric)) {
     const Json& d = arm["vs_baseline"][metric];
-    text += fmt::format(" {:+.0f}%{}", d["change"].get<double>() * 100, d["significant"].get<bool>() ? "*" : "");
+    const std::string mark = d["significant"].get<bool>() ? "*" : "";
+    text += d["change"].is_null() ? fmt::format(" {}{}", signed_compact(d["diff_mean"].get<double>()), mark)
+                                  : fmt::format(" {:+.0f}%{}", d["change"].get<double>() * 100, mark);
   }
   return text;
 }
