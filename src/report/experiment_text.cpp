@@ -16,6 +16,9 @@ constexpr int kWidth = 26;
 
 std::string compact(double v) {
   const double a = std::fabs(v);
+  if (a < 1e-9) {
+    return "0";  // integrals' rounding residue, e.g. 2.8e-11 GPU-hours
+  }
   if (a >= 1e6) {
     return fmt::format("{:.3g}", v);
   }
