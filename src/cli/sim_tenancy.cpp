@@ -12,6 +12,9 @@ void add_queue_options(CLI::App* cmd, TenancyArgs& a) {
   cmd->add_option("--queues", a.queues, "queue spec YAML (quotas, priority classes) for the boreas policy");
   cmd->add_option("--min-runtime", a.min_runtime_s, "boreas: seconds before a priority preemption (600)");
   cmd->add_option("--fair-share-half-life", a.half_life_s, "boreas: usage half-life in seconds (0 = none)");
+  cmd->add_option("--idle-wait-bound", a.idle_wait_bound_s,
+                  "boreas: seconds a job at its preemption cap may wait beside idle GPUs it fits before it "
+                  "borrows reclaimable capacity anyway (3600; docs/multitenancy.md)");
 }
 
 void add_tenancy_options(CLI::App* cmd, TenancyArgs& a) {
@@ -31,8 +34,8 @@ uint64_t splitmix64(uint64_t x) {
 }  // namespace
 
 Result<policy::TenancyOptions> load_tenancy(const TenancyArgs& a, const Cluster& cluster) {
-  if (a.min_runtime_s < 0 || a.half_life_s < 0) {
-    return invalid_argument("--min-runtime and --fair-share-half-life must be >= 0");
+  if (a.min_runtime_s < 0 || a.half_life_s < 0 || a.idle_wait_bound_s < 0) {
+    return invalid_argument("--min-runtime, --fair-share-half-life and --idle-wait-bound must be >= 0");
   }
   policy::TenancyOptions loaded;
   if (!a.queues.empty()) {
@@ -47,6 +50,7 @@ Result<policy::TenancyOptions> load_tenancy(const TenancyArgs& a, const Cluster&
     loaded.queues = std::make_shared<QueueTree>(std::move(*tree));
   }
   loaded.preemption.min_runtime = Duration::from_seconds(a.min_runtime_s);
+  loaded.preemption.idle_wait_bound = Duration::from_seconds(a.idle_wait_bound_s);
   loaded.fair_share.half_life = Duration::from_seconds(a.half_life_s);
   return loaded;
 }

@@ -19,6 +19,7 @@ struct TenancyArgs {
   double production_fraction = 0;
   double min_runtime_s = 600;
   double half_life_s = 7 * 24 * 3600;
+  double idle_wait_bound_s = 3600;
   std::string explain;  // a job id (row of jobs.csv) or the source's job name
   policy::TenancyOptions loaded;  // filled by prepare_tenancy
 };
