@@ -2,41 +2,20 @@
 // the binary (results.json's shape, the load each run was given, determinism).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/experiment_spec.h"
+#include "support/run_cli.h"
 
 namespace boreas::cli {
 namespace {
 
-struct Outcome {
-  int rc = -1;
-  std::string out;
-};
+using Outcome = testing::CliOutcome;
 
-Outcome boreas(const std::string& args) {
-  const std::string cmd =
-      "cd " + std::string(BOREAS_SOURCE_DIR) + " && " + std::string(BOREAS_BINARY_DIR) + "/boreas " + args + " 2>&1";
-  Outcome run;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
-    return run;
-  }
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    run.out.append(buf.data(), n);
-  }
-  const int status = pclose(pipe);
-  run.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+Outcome boreas(const std::string& args) { return testing::run_boreas(args, BOREAS_SOURCE_DIR); }
 
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream is(p);

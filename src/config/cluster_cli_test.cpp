@@ -2,42 +2,25 @@
 // every example checked against counts computed by hand.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/run_cli.h"
+
 namespace {
 
-struct Outcome {
-  int rc = -1;
-  std::string out;  // stdout and stderr together
-};
+using Outcome = boreas::testing::CliOutcome;
 
-Outcome boreas(const std::string& args) {
-  const std::string cmd = std::string(BOREAS_BINARY_DIR) + "/boreas " + args + " 2>&1";
-  Outcome run;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
-    return run;
-  }
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    run.out.append(buf.data(), n);
-  }
-  const int status = pclose(pipe);
-  run.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+Outcome run_cli(const std::string& args) { return boreas::testing::run_boreas(args); }
 
 std::string example(const std::string& name) {
   return std::string(BOREAS_SOURCE_DIR) + "/examples/clusters/" + name + ".yaml";
 }
 
 nlohmann::json show_json(const std::string& name) {
-  const Outcome r = boreas("cluster show --json " + example(name));
+  const Outcome r = run_cli("cluster show --json " + example(name));
   EXPECT_EQ(r.rc, 0) << r.out;
   // hybrid's a100 racks are deliberately denser than their cooling: skip the warning (stderr) line.
   const size_t json = r.out.find('{');
@@ -52,32 +35,32 @@ std::string hybrid_warning() {
 }
 
 TEST(ClusterCli, ValidateExitCodes) {
-  const Outcome ok = boreas("cluster validate " + example("hybrid"));
+  const Outcome ok = run_cli("cluster validate " + example("hybrid"));
   EXPECT_EQ(ok.rc, 0);
   EXPECT_EQ(ok.out, hybrid_warning() + "ok: " + example("hybrid") + ": 384 nodes, 2304 GPUs\n");
-  const Outcome missing = boreas("cluster validate /nonexistent/boreas.yaml");
+  const Outcome missing = run_cli("cluster validate /nonexistent/boreas.yaml");
   EXPECT_EQ(missing.rc, 1);
   EXPECT_EQ(
       missing.out,
       "boreas: error: /nonexistent/boreas.yaml: cannot read: No such file or directory; check the path and "
       "permissions\n");
   const Outcome bad =
-      boreas("cluster validate " + std::string(BOREAS_SOURCE_DIR) + "/tests/fixtures/config/queues.yaml");
+      run_cli("cluster validate " + std::string(BOREAS_SOURCE_DIR) + "/tests/fixtures/config/queues.yaml");
   EXPECT_EQ(bad.rc, 1);
   EXPECT_NE(bad.out.find("unknown key 'priority_classes' in cluster spec"), std::string::npos) << bad.out;
-  EXPECT_EQ(boreas("cluster frobnicate x").rc, 1);
-  EXPECT_EQ(boreas("cluster validate").rc, 1);
+  EXPECT_EQ(run_cli("cluster frobnicate x").rc, 1);
+  EXPECT_EQ(run_cli("cluster validate").rc, 1);
 }
 
 TEST(ClusterCli, ValidateWithQueues) {
-  const Outcome r = boreas("cluster validate " + example("hybrid") + " --queues " +
+  const Outcome r = run_cli("cluster validate " + example("hybrid") + " --queues " +
                            std::string(BOREAS_SOURCE_DIR) + "/examples/queues/hybrid.yaml");
   EXPECT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("ok: "), std::string::npos);
 }
 
 TEST(ClusterCli, ShowPrintsASummary) {
-  const Outcome r = boreas("cluster show " + example("hybrid"));
+  const Outcome r = run_cli("cluster show " + example("hybrid"));
   EXPECT_EQ(r.rc, 0);
   EXPECT_EQ(r.out.rfind(hybrid_warning() + "cluster hybrid: 3 zones, 76 racks, 384 nodes (64 CPU-only), 2,304 GPUs", 0), 0u)
       << r.out;

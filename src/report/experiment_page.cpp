@@ -7,6 +7,7 @@
 #include <string>
 
 #include "report/experiment_results.h"
+#include "report/html_report.h"
 
 namespace boreas::report {
 
@@ -14,19 +15,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string escape(std::string_view s) { return html_escape(s); }
 
 std::string number(double v) {
   const double a = std::fabs(v);
