@@ -33,8 +33,11 @@ void run_into(const std::string& dir, const std::string& policy, const testing::
   engine.preemption_overhead = Duration::seconds(10);
   auto out = testing::simulate({&cluster, jobs.jobs, &jobs.symbols}, policy, options, engine);
   ASSERT_TRUE(out.is_ok());
-  const Status st = sim::write_run(dir + "/" + policy, *out, sim::OutputInfo{"peer-64", "synth1000.csv", 1},
-                                   cluster, jobs.jobs, jobs.symbols);
+  sim::OutputInfo info;
+  info.cluster = "peer-64";
+  info.trace = "synth1000.csv";
+  info.seed = 1;
+  const Status st = sim::write_run(dir + "/" + policy, *out, info, cluster, jobs.jobs, jobs.symbols);
   ASSERT_TRUE(st.is_ok()) << st.message();
 }
 

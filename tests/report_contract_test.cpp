@@ -28,8 +28,11 @@ std::filesystem::path simulate_into_folder() {
   for (const char* policy : {"easy-backfill", "las"}) {
     auto out = testing::simulate({&cluster, jobs.jobs, &jobs.symbols}, policy);
     EXPECT_TRUE(out.is_ok());
-    const Status st = sim::write_run((root / policy).string(), *out, sim::OutputInfo{"uniform", "synth1000.csv", 1},
-                                     cluster, jobs.jobs, jobs.symbols);
+    sim::OutputInfo info;
+    info.cluster = "uniform";
+    info.trace = "synth1000.csv";
+    info.seed = 1;
+    const Status st = sim::write_run((root / policy).string(), *out, info, cluster, jobs.jobs, jobs.symbols);
     EXPECT_TRUE(st.is_ok()) << st.message();
   }
   return root;
@@ -96,9 +99,11 @@ TEST(ReportContract, QueueAndZoneChartsComeFromRealRuns) {
   ASSERT_TRUE(out.is_ok()) << out.status().message();
   const auto root = std::filesystem::path(BOREAS_BINARY_DIR) / "report_contract_test" / "queues_zones";
   std::filesystem::remove_all(root);
-  ASSERT_TRUE(sim::write_run((root / "boreas").string(), *out, {"hybrid", "synth1000.csv", 1}, *cluster, jobs.jobs,
-                             jobs.symbols)
-                  .is_ok());
+  sim::OutputInfo info;
+  info.cluster = "hybrid";
+  info.trace = "synth1000.csv";
+  info.seed = 1;
+  ASSERT_TRUE(sim::write_run((root / "boreas").string(), *out, info, *cluster, jobs.jobs, jobs.symbols).is_ok());
   auto runs = report::read_run_dirs({root.string()});
   ASSERT_TRUE(runs.is_ok()) << runs.status().message();
   const report::TimeSeries& series = runs->front().series;
