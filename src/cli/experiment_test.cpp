@@ -157,6 +157,12 @@ TEST(ExperimentMiniature, LasAndTheQuotaPolicyBeatFifoAtHighLoad) {
   EXPECT_EQ(change(r, "boreas", 0.9, "quota_violation_gpu_seconds"), -1.0);  // none left
 }
 
+TEST(ExperimentMiniature, SpotCapacityCutsTheCostOfWork) {
+  const auto r = mini("spot", "--loads 0.7 --option slice=3000");
+  EXPECT_LT(change(r, "spot-50", 0.7, "cost_usd_per_ref_gpu_hour"), -0.2);
+  EXPECT_LT(change(r, "spot-75", 0.7, "cost_usd_per_ref_gpu_hour"), change(r, "spot-25", 0.7, "cost_usd_per_ref_gpu_hour"));
+}
+
 TEST(ExperimentMiniature, SharingBeatsStaticPartitions) {
   const auto r = mini("sharing", "--loads 0.7 --option slice=3000");
   EXPECT_LT(change(r, "shared", 0.7, "avg_jct_s"), -0.3);
