@@ -27,7 +27,6 @@ struct ExperimentArgs {
   std::string file, out, seeds, loads;
   std::vector<std::string> options;  // --option KEY=VALUE: shared options that override the file's
   unsigned threads = 0;  // 0: one per core
-  bool keep_summaries = true;
 };
 
 struct RunSlot {
@@ -98,6 +97,15 @@ std::string load_dir(const std::optional<double>& load) {
   return load ? fmt::format("load-{}", *load) : std::string("load-trace");
 }
 
+Status write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream os(path);
+  os << text;
+  if (!os.flush()) {
+    return invalid_argument("cannot write " + path.string() + "; check the --out directory");
+  }
+  return Status::ok();
+}
+
 Status run_slot(const ExperimentSpec& spec, const ExperimentArgs& ea, InputCache& cache, RunSlot& s) {
   const ExperimentArm& arm = spec.arms[s.arm];
   auto args = parse_run(run_arguments(spec, arm, s.load, s.seed), arm);
@@ -118,12 +126,10 @@ Status run_slot(const ExperimentSpec& spec, const ExperimentArgs& ea, InputCache
   }
   const std::string text = sim::summary_text(*run, output_info(*args, inputs), inputs.cluster);
   flatten(nlohmann::json::parse(text), "", s.metrics);
-  if (ea.keep_summaries) {
-    const auto dir = std::filesystem::path(ea.out) / "runs" / load_dir(s.load) / arm.name;
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / fmt::format("seed-{}.json", s.seed)) << text << '\n';
-  }
-  return Status::ok();
+  const auto dir = std::filesystem::path(ea.out) / "runs" / load_dir(s.load) / arm.name;
+  std::error_code ec;  // a directory that cannot be made fails the write below, with its path
+  std::filesystem::create_directories(dir, ec);
+  return write_text(dir / fmt::format("seed-{}.json", s.seed), text + "\n");
 }
 
 std::vector<RunSlot> make_slots(const ExperimentSpec& spec) {
@@ -209,14 +215,6 @@ Status apply_overrides(const ExperimentArgs& ea, ExperimentSpec& spec) {
   return Status::ok();
 }
 
-Status write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream os(path);
-  os << text;
-  if (!os.flush()) {
-    return invalid_argument("cannot write " + path.string() + "; check the --out directory");
-  }
-  return Status::ok();
-}
 
 std::string command_line(const ExperimentArgs& ea) {
   std::string cmd = "boreas experiment run " + ea.file + " --out " + ea.out;

@@ -72,8 +72,8 @@ Result<std::vector<std::optional<double>>> read_loads(const config::SpecContext&
   if (!n) {
     return std::vector<std::optional<double>>{std::nullopt};
   }
-  const YAML::Node list = n.IsSequence() ? n : YAML::Node(std::vector<YAML::Node>{n});
-  for (const auto& item : n.IsSequence() ? n : list) {
+  const YAML::Node list = n.IsSequence() ? n : YAML::Node(std::vector<YAML::Node>{n});  // `loads: 0.7` too
+  for (const auto& item : list) {
     double v = 0;
     if (!YAML::convert<double>::decode(item, v) || !(v > 0)) {
       return ctx.error(item, "a load is a number > 0 (offered load on the cluster)", "e.g. loads: [0.5, 0.7, 0.9]");

@@ -129,7 +129,8 @@ Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, Si
   if (a.slice > 0) {
     trace::apply_slice(in.trace, a.slice, a.seed);
   }
-  const double capacity = sim::reference_capacity(in.cluster, in.reference.name, a.physics_on.throughput);
+  const double capacity = sim::reference_capacity(in.cluster, in.reference.name,
+                                                  a.physics_on.throughput ? &a.physics_options.throughput : nullptr);
   in.reference_capacity = capacity;
   if (a.load > 0) {
     BOREAS_RETURN_IF_ERROR(trace::set_offered_load(in.trace, capacity, a.load));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/checkpoint.h"
+#include "sim/reference.h"
 
 namespace boreas::sim {
 
@@ -55,16 +56,12 @@ Physics::Physics(const state::ClusterState& state, PhysicsOptions options)
     class_.push_back(
         model_.class_index(state.symbols().view(state.spec(JobId(static_cast<uint32_t>(j))).job_class)));
   }
-  std::vector<uint64_t> by_type(cluster_.catalog.size(), 0);
-  for (const Node& n : cluster_.nodes) {
-    if (n.gpu_type) {
-      by_type[n.gpu_type->value()] += n.gpu_count;
-    }
+  // The stated reference type; unset or unknown, the cluster's most common (the CLI checks names).
+  std::optional<GpuTypeId> reference;
+  if (!options_.reference_gpu.empty()) {
+    reference = cluster_.catalog.find(options_.reference_gpu);
   }
-  default_type_ = static_cast<uint32_t>(std::max_element(by_type.begin(), by_type.end()) - by_type.begin());
-  if (auto t = cluster_.catalog.find(options_.reference_gpu); t && !options_.reference_gpu.empty()) {
-    default_type_ = t->value();
-  }
+  default_type_ = reference.value_or(most_common_gpu_type(cluster_).value_or(GpuTypeId(0))).value();
   totals_.queue_cost_usd.assign(state.symbols().size() + 1, 0.0);
   totals_.queue_energy_kwh.assign(state.symbols().size() + 1, 0.0);
   init_thermal();

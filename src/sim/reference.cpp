@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "models/throughput.h"
 
 namespace boreas::sim {
 
@@ -21,7 +20,9 @@ constexpr FormatRule kFormatRules[] = {
     {"philly", "P100", "rule for Philly traces (2017, Pascal-generation GPUs; docs/experiments.md)"},
 };
 
-std::string most_common_type(const Cluster& cluster) {
+}  // namespace
+
+std::optional<GpuTypeId> most_common_gpu_type(const Cluster& cluster) {
   std::vector<uint64_t> by_type(cluster.catalog.size(), 0);
   for (const Node& n : cluster.nodes) {
     if (n.gpu_type) {
@@ -30,12 +31,10 @@ std::string most_common_type(const Cluster& cluster) {
   }
   const auto best = std::max_element(by_type.begin(), by_type.end());
   if (best == by_type.end() || *best == 0) {
-    return "";
+    return std::nullopt;
   }
-  return cluster.catalog.at(GpuTypeId(static_cast<uint32_t>(best - by_type.begin()))).name;
+  return GpuTypeId(static_cast<uint32_t>(best - by_type.begin()));
 }
-
-}  // namespace
 
 Result<ReferenceGpu> choose_reference_gpu(std::string_view flag, std::string_view trace_format,
                                           const Cluster& cluster) {
@@ -53,16 +52,17 @@ Result<ReferenceGpu> choose_reference_gpu(std::string_view flag, std::string_vie
       return ReferenceGpu{std::string(rule.gpu), std::string(rule.why)};
     }
   }
-  return ReferenceGpu{most_common_type(cluster),
+  const auto common = most_common_gpu_type(cluster);
+  return ReferenceGpu{common ? cluster.catalog.at(*common).name : std::string(),
                       "the cluster's most common GPU type (the trace names no hardware; set --reference-gpu)"};
 }
 
-double reference_capacity(const Cluster& cluster, const std::string& reference_gpu, bool throughput_on) {
+double reference_capacity(const Cluster& cluster, const std::string& reference_gpu,
+                          const models::ThroughputParams* throughput) {
   const auto ref = cluster.catalog.find(reference_gpu);
-  const models::ThroughputModel model(models::default_throughput_params());
+  const models::ThroughputModel model(throughput ? *throughput : models::default_throughput_params());
   const size_t cls = model.class_index("");
-  const double ref_rate =
-      ref && throughput_on ? model.rate(cls, cluster.catalog.at(*ref)) : 0.0;
+  const double ref_rate = ref && throughput ? model.rate(cls, cluster.catalog.at(*ref)) : 0.0;
   double capacity = 0;
   for (const Node& n : cluster.nodes) {
     if (!n.gpu_type || n.gpu_count == 0) {
