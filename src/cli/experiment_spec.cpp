@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -86,6 +87,12 @@ Result<std::vector<std::optional<double>>> read_loads(const config::SpecContext&
   return loads;
 }
 
+bool safe_name(const std::string& name) {
+  return !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.';
+  });
+}
+
 Result<std::vector<ExperimentArm>> read_arms(const config::SpecContext& ctx, const YAML::Node& n) {
   if (!n || !n.IsSequence() || n.size() == 0) {
     return ctx.error(n, "arms: expected a list of arms", "e.g. arms: [{name: baseline, placement: pack}, ...]");
@@ -97,6 +104,10 @@ Result<std::vector<ExperimentArm>> read_arms(const config::SpecContext& ctx, con
       return ctx.error(item, "each arm is a mapping with a `name`", "e.g. {name: cool, placement: cool}");
     }
     ExperimentArm arm{item["name"].Scalar(), {}, ctx.where(item)};
+    if (!safe_name(arm.name)) {  // it names a directory under --out: no "..", no "/"
+      return ctx.error(item["name"], "arm name '" + arm.name + "' is not a plain name",
+                       "use letters, digits, '-', '_' and '.', not starting with '.'");
+    }
     if (!names.insert(arm.name).second) {
       return ctx.error(item["name"], "arm name '" + arm.name + "' is used twice", "give each arm its own name");
     }

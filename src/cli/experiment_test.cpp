@@ -61,6 +61,12 @@ TEST(ExperimentSpec, ErrorsNameTheLineAndTheFix) {
   const auto twice = parse_experiment(
       "name: x\nquestion: q\narms:\n  - {name: baseline}\n  - {name: baseline}\n", "x.yaml");
   EXPECT_FALSE(twice.is_ok());
+  // An arm's name becomes a directory under --out: it may not climb out of it.
+  const auto escape = parse_experiment(
+      "name: x\nquestion: q\narms:\n  - {name: baseline}\n  - {name: ../../etc}\n", "x.yaml");
+  ASSERT_FALSE(escape.is_ok());
+  EXPECT_NE(escape.status().message().find("x.yaml:5"), std::string::npos) << escape.status().message();
+  EXPECT_NE(escape.status().message().find("not a plain name"), std::string::npos);
 }
 
 TEST(ExperimentSpec, SeedLists) {
