@@ -142,6 +142,57 @@ TEST(QuotaAudit, IntegratesShortfallUnderFifo) {
   EXPECT_EQ(boreas->result.jobs[1].first_start, Time::from_seconds(0));  // a's guarantee goes first
 }
 
+// In a tree an owed gang counts once (not once per level), and a gang beyond its own queue's
+// guarantee is not owed by an ancestor's: the path's every guarantee must have room.
+TEST(QuotaAudit, TreeCountsAGangOnceAndOnlyWhereEveryLevelOwesIt) {
+  Cluster cluster = testing::uniform_cluster(1, 1, 8);
+  auto tree = config::load_queues_string(
+      "queues:\n"
+      "  - {name: org, quotas: [{gpu: '*', guaranteed: 8}]}\n"
+      "  - {name: t, parent: org, quotas: [{gpu: '*', guaranteed: 4}]}\n"
+      "  - {name: p, parent: t, quotas: [{gpu: '*', guaranteed: 4}]}\n"
+      "  - {name: small, parent: org, quotas: [{gpu: '*', guaranteed: 2}]}\n"
+      "  - {name: o}\n",
+      "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  policy::PolicyOptions options;
+  options.tenancy.queues = std::make_shared<QueueTree>(std::move(*tree));
+  // o's 8-GPU job holds the node 0..10 under fifo while a 4-GPU gang waits.
+  testing::JobListBuilder owed;
+  owed.add(0, 8, 10, "o").add(0, 4, 10, "p");  // p, t and org all have room: owed, counted once
+  auto a = testing::simulate({&cluster, owed.jobs(), &owed.symbols()}, "fifo", options);
+  ASSERT_TRUE(a.is_ok());
+  EXPECT_DOUBLE_EQ(a->summary.quota_violation_gpu_seconds, 40.0);  // 4 GPUs × 10 s, not × 3 levels
+  testing::JobListBuilder beyond;
+  beyond.add(0, 8, 10, "o").add(0, 4, 10, "small");  // beyond small's 2, though org has 8 free
+  auto b = testing::simulate({&cluster, beyond.jobs(), &beyond.symbols()}, "fifo", options);
+  ASSERT_TRUE(b.is_ok());
+  EXPECT_DOUBLE_EQ(b->summary.quota_violation_gpu_seconds, 0.0);
+}
+
+// A sibling's borrowing fills the team, yet the project's own guarantee is owed: reclaim may
+// always take borrowed GPUs back.
+TEST(QuotaBook, OwedLooksPastSiblingsBorrowing) {
+  Cluster cluster = testing::uniform_cluster(1, 1, 8);
+  auto tree = config::load_queues_string(
+      "queues:\n"
+      "  - {name: t, quotas: [{gpu: '*', guaranteed: 4}]}\n"
+      "  - {name: p1, parent: t, quotas: [{gpu: '*', guaranteed: 2}]}\n"
+      "  - {name: p2, parent: t, quotas: [{gpu: '*', guaranteed: 2}]}\n",
+      "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  policy::QuotaBook book(&*tree, cluster), covered(&*tree, cluster);
+  const uint32_t p1 = tree->find("p1")->value(), p2 = tree->find("p2")->value();
+  const policy::Demand two{{GpuTypeId(0), 2}}, four{{GpuTypeId(0), 4}};
+  book.add(p2, four, +1);  // p2 borrows: in the book, not in `covered`
+  EXPECT_FALSE(book.within_guarantee(p1, two));  // t would hold 6 > 4
+  EXPECT_TRUE(book.owed(p1, two, covered));      // p2's borrowing can be reclaimed
+  EXPECT_FALSE(book.owed(p2, two, covered));     // p2's own borrowing stays: 4 + 2 > 2
+  covered.add(p2, two, +1);                      // had 2 of p2's 4 been inside its guarantee...
+  EXPECT_TRUE(book.owed(p1, two, covered));      // ...t: 2 covered + 2 ≤ 4 still
+  EXPECT_FALSE(book.owed(p1, four, covered));    // p1's guarantee is 2
+}
+
 TEST(QuotaBook, HierarchyCeilingsAndBorrowing) {
   Cluster cluster = testing::uniform_cluster(1, 2, 4);
   auto tree = config::load_queues_string(

@@ -83,9 +83,9 @@ void BoreasScheduler::no_fit(Round& r, JobId job) {
 
 bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool guaranteed_pass) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
-  if (guaranteed_pass || book_->within_guarantee(q, d)) {
+  if (guaranteed_pass || book_->owed(q, d, *covered_)) {
     r.admitted = Borrow::kNo;  // inside the guarantee: nothing borrowed
-    return book_->within_guarantee(q, d);
+    return book_->owed(q, d, *covered_);
   }
   auto quota_reason = [&](const QuotaBlock& b) {
     PendingReason reason{b.lending ? PendingKind::kLendingLimit : PendingKind::kQuotaExceeded,
@@ -118,7 +118,7 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
   JobInfo& in = jobs_[job.value()];
   const uint32_t q = static_cast<uint32_t>(in.queue);
   const bool covered = r.admitted == Borrow::kCovered;
-  in.borrowed = !covered && !book_->within_guarantee(q, d);
+  in.borrowed = !covered && !book_->owed(q, d, *covered_);
   in.pinned = in.borrowed && r.admitted == Borrow::kPinned;
   if (in.pinned) {
     pin(r, d, +1);

@@ -217,7 +217,9 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   account(r);
   rank(r);
   r.running_by_queue.resize(book_->queue_count());
-  auto owed = [&](JobId j) { return book_->within_guarantee(jobs_[j.value()].queue, guess_demand(view.spec(j), view)); };
+  auto owed = [&](JobId j) {
+    return book_->owed(static_cast<uint32_t>(jobs_[j.value()].queue), guess_demand(view.spec(j), view), *covered_);
+  };
   auto guarantee_pass = [&] {
     for (JobId j : r.ranked) {
       if (r.started.count(j.value()) == 0 && owed(j)) {

@@ -107,6 +107,31 @@ bool QuotaBook::within_guarantee(uint32_t queue, const Demand& demand) const {
   return true;
 }
 
+bool QuotaBook::owed(uint32_t queue, const Demand& demand, const QuotaBook& covered) const {
+  // The queue's own borrowed GPUs of the demand's types stay: reclaim never takes them for it.
+  Demand with_own = demand;
+  const QueueNode& own = nodes_[queue];
+  std::vector<bool> counted(own.entries.size(), false);
+  for (TypeCount& tc : with_own) {
+    const int32_t found = own.entry_of[tc.type.value()];
+    const size_t e = found < 0 ? own.entries.size() - 1 : static_cast<size_t>(found);
+    const uint64_t used = own.used[e];
+    const uint64_t kept = covered.nodes_[queue].used[e];
+    tc.gpus += counted[e] ? 0 : static_cast<uint32_t>(used - std::min(used, kept));
+    counted[e] = true;
+  }
+  for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
+    const QueueNode& n = nodes_[q];
+    const auto d = entry_demand(n, with_own);
+    for (size_t e = 0; e < d.size(); ++e) {
+      if (d[e] > 0 && covered.nodes_[q].used[e] + d[e] > n.entries[e].quota.guaranteed) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 QuotaBlock QuotaBook::block(uint32_t queue, size_t entry, uint64_t need) const {
   const QueueNode& n = nodes_[queue];
   const GpuQuota& q = n.entries[entry].quota;

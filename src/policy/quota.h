@@ -52,6 +52,12 @@ class QuotaBook {
 
   // Every queue on the path to the root stays within its guarantee with the gang added.
   bool within_guarantee(uint32_t queue, const Demand& demand) const;
+  // The same test once every borrowed job outside the queue's own subtree is reclaimed, which a
+  // guarantee may always do: on each queue x of the path, covered(x) + the queue's own borrowed
+  // GPUs + the gang ≤ G(x), where `covered` holds the usage of the jobs started inside guarantees.
+  // At the queue itself this is used + gang ≤ G; above it a sibling's borrowing no longer hides
+  // the queue's guarantee (a three-level tree whose team a sibling project filled).
+  bool owed(uint32_t queue, const Demand& demand, const QuotaBook& covered) const;
   // Ceilings (guarantee + borrow limit) on the path; the first one exceeded.
   std::optional<QuotaBlock> check_ceiling(uint32_t queue, const Demand& demand) const;
   // Lending limits of queues beside the path: GPUs they may not lend must stay free.
