@@ -163,6 +163,13 @@ TEST(ExperimentMiniature, LasAndTheQuotaPolicyBeatFifoAtHighLoad) {
   EXPECT_EQ(change(r, "boreas", 0.9, "quota_violation_gpu_seconds"), -1.0);  // none left
 }
 
+TEST(ExperimentMiniature, QuotaPolicyKeepsEveryGuaranteeOfAThreeLevelTree) {
+  const auto r = mini("quotas-tree", "--loads 0.9 --option slice=3000");
+  EXPECT_LT(change(r, "boreas", 0.9, "priority_classes.production.avg_jct_s"), -0.3);
+  EXPECT_EQ(change(r, "boreas", 0.9, "quota_violation_gpu_seconds"), -1.0);  // fifo breaks them, boreas never
+  EXPECT_EQ(change(r, "boreas-open", 0.9, "quota_violation_gpu_seconds"), -1.0);
+}
+
 TEST(ExperimentMiniature, SpotCapacityCutsTheCostOfWork) {
   const auto r = mini("spot", "--loads 0.7 --option slice=3000");
   EXPECT_LT(change(r, "spot-50", 0.7, "cost_usd_per_ref_gpu_hour"), -0.2);
