@@ -29,26 +29,29 @@ std::string known_classes(const models::ThroughputParams& params) {
 Result<ClassShare> parse_share(std::string_view item, const models::ThroughputParams& params) {
   const size_t eq = item.find('=');
   if (eq == std::string_view::npos) {
-    return invalid_argument(fmt::format("--job-classes: '{}' is not CLASS=SHARE, e.g. llm-inference=0.25", item));
+    return invalid_argument(
+        fmt::format("--job-classes: '{}' is not CLASS=SHARE, e.g. llm-inference=0.25", item));
   }
   ClassShare out{std::string(item.substr(0, eq)), 0};
   const std::string_view value = item.substr(eq + 1);
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), out.share);
   if (ec != std::errc() || end != value.data() + value.size() || !(out.share > 0) || out.share > 1) {
-    return invalid_argument(fmt::format("--job-classes: share '{}' of {} is not a number in (0, 1]", value, out.name));
+    return invalid_argument(
+        fmt::format("--job-classes: share '{}' of {} is not a number in (0, 1]", value, out.name));
   }
   const bool known = std::any_of(params.classes.begin(), params.classes.end(),
                                  [&](const models::JobClassProfile& c) { return c.name == out.name; });
   if (!known) {
-    return invalid_argument(
-        fmt::format("--job-classes: unknown class '{}'; the throughput model knows {}", out.name, known_classes(params)));
+    return invalid_argument(fmt::format("--job-classes: unknown class '{}'; the throughput model knows {}",
+                                        out.name, known_classes(params)));
   }
   return out;
 }
 
 }  // namespace
 
-Result<std::vector<ClassShare>> parse_job_classes(std::string_view list, const models::ThroughputParams& params) {
+Result<std::vector<ClassShare>> parse_job_classes(std::string_view list,
+                                                  const models::ThroughputParams& params) {
   std::vector<ClassShare> mix;
   double total = 0;
   while (!list.empty()) {
@@ -62,7 +65,8 @@ Result<std::vector<ClassShare>> parse_job_classes(std::string_view list, const m
     if (!share.is_ok()) {
       return share.status();
     }
-    const bool repeated = std::any_of(mix.begin(), mix.end(), [&](const ClassShare& c) { return c.name == share->name; });
+    const bool repeated =
+        std::any_of(mix.begin(), mix.end(), [&](const ClassShare& c) { return c.name == share->name; });
     if (repeated) {
       return invalid_argument(fmt::format("--job-classes: class {} is given twice", share->name));
     }
@@ -70,9 +74,10 @@ Result<std::vector<ClassShare>> parse_job_classes(std::string_view list, const m
     mix.push_back(std::move(*share));
   }
   if (mix.empty() || std::abs(total - 1) > kShareTolerance) {
-    return invalid_argument(fmt::format(
-        "--job-classes: the shares must sum to 1 (they sum to {}), e.g. transformer-training=0.5,llm-inference=0.5",
-        total));
+    return invalid_argument(
+        fmt::format("--job-classes: the shares must sum to 1 (they sum to {}), e.g. "
+                    "transformer-training=0.5,llm-inference=0.5",
+                    total));
   }
   return mix;
 }
@@ -87,7 +92,8 @@ void assign_job_classes(trace::Trace& trace, const std::vector<ClassShare>& mix,
   }
   models::Rng rng(seed ^ kClassStream);
   for (JobSpec& job : trace.jobs) {
-    const double u = models::uniform01(rng);  // drawn for every job, so a job's class depends on its position only
+    const double u =
+        models::uniform01(rng);  // drawn for every job, so a job's class depends on its position only
     if (!job.job_class.empty()) {
       continue;
     }

@@ -21,7 +21,8 @@ struct ClassShare {
 
 // "transformer-training=0.4,llm-inference=0.2,..." → the mix; every name must be a class of
 // `params` and the shares must sum to 1.
-Result<std::vector<ClassShare>> parse_job_classes(std::string_view list, const models::ThroughputParams& params);
+Result<std::vector<ClassShare>> parse_job_classes(std::string_view list,
+                                                  const models::ThroughputParams& params);
 
 // Gives each job without a class one drawn from `mix`, independently per job, from a generator
 // seeded by `seed` (the same seed and trace give the same classes).

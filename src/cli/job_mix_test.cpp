@@ -29,7 +29,8 @@ std::map<std::string, size_t> count_classes(const trace::Trace& t) {
 }
 
 TEST(JobMix, ParsesAMixOfKnownClasses) {
-  const auto mix = parse_job_classes("transformer-training=0.75,llm-inference=0.25", models::default_throughput_params());
+  const auto mix =
+      parse_job_classes("transformer-training=0.75,llm-inference=0.25", models::default_throughput_params());
   ASSERT_TRUE(mix.is_ok()) << mix.status().message();
   ASSERT_EQ(mix->size(), 2u);
   EXPECT_EQ((*mix)[1].name, "llm-inference");
@@ -53,7 +54,8 @@ TEST(JobMix, RefusesBadMixesAndSaysWhy) {
 
 // 4,000 jobs at 3:1: the counts are binomial, sd ≈ 27 around 3,000 — 6 sd of slack either way.
 TEST(JobMix, AssignsClassesInProportionAndTheSameForTheSameSeed) {
-  const auto mix = *parse_job_classes("transformer-training=0.75,llm-inference=0.25", models::default_throughput_params());
+  const auto mix =
+      *parse_job_classes("transformer-training=0.75,llm-inference=0.25", models::default_throughput_params());
   trace::Trace a = jobs(4000), b = jobs(4000), c = jobs(4000);
   assign_job_classes(a, mix, 7);
   assign_job_classes(b, mix, 7);
