@@ -72,6 +72,30 @@ TEST(HeteroPlacement, PlacesEachClassOnTheTypeTheLpFavours) {
   EXPECT_EQ(f.nodes_of(f.place(*pack, 1)), (std::set<uint32_t>{0}));
 }
 
+// Three 4-GPU nodes of types SLOW (100 TFLOPS, first in the catalog), FAST (400) and MID (200). A
+// 6-GPU compute-bound gang fits no single type; it runs at its slowest GPU's pace, so it spans the
+// fastest types: FAST's 4 and 2 of MID (pace 200), never SLOW (pace 100).
+TEST(HeteroPlacement, AGangSpanningTypesTakesTheFastestFirst) {
+  Cluster c;
+  c.catalog.add(testing::gpu_type("SLOW", 100, 400));
+  c.catalog.add(testing::gpu_type("FAST", 400, 400));
+  c.catalog.add(testing::gpu_type("MID", 200, 400));
+  c.zones.push_back(Zone{.name = "z"});
+  c.racks.push_back(Rack{.name = "r", .zone = ZoneId(0)});
+  for (uint32_t i = 0; i < 3; ++i) {
+    c.nodes.push_back(testing::four_gpu_node(i, 0, i));
+  }
+  testing::JobListBuilder b;
+  b.add(0, 6, 100);
+  b.jobs()[0].job_class = b.symbols().intern("compute");
+  testing::PlacementFixture f(std::move(c), std::move(b));
+  auto hetero = policy::make_hetero_placement(two_class_options());
+  const auto gpus = f.place(*hetero, 0);
+  ASSERT_TRUE(gpus.has_value());
+  EXPECT_EQ(gpus->size(), 6u);
+  EXPECT_EQ(f.nodes_of(gpus), (std::set<uint32_t>{1, 2}));
+}
+
 TEST(HeteroPlacement, OptionsAreValidated) {
   policy::HeteroOptions o;
   EXPECT_TRUE(policy::validate(o).is_ok());

@@ -176,6 +176,33 @@ TEST(ExperimentMiniature, SpotCapacityCutsTheCostOfWork) {
   EXPECT_LT(change(r, "spot-75", 0.7, "cost_usd_per_ref_gpu_hour"), change(r, "spot-25", 0.7, "cost_usd_per_ref_gpu_hour"));
 }
 
+// Heterogeneity-aware placement shortens JCT for every model class, and keeps decode-bound
+// inference off the L4s, the slowest GPU for it in the throughput model.
+TEST(ExperimentMiniature, HeterogeneityAwarePlacementShortensEveryClass) {
+  const auto r = mini("heterogeneity", "--loads 0.7");
+  EXPECT_LT(change(r, "hetero", 0.7, "avg_jct_s"), -0.2);
+  for (const char* cls : {"transformer-training", "cnn-training", "recsys-training", "llm-inference"}) {
+    EXPECT_LT(change(r, "hetero", 0.7, std::string("job_classes.") + cls + ".avg_jct_s"), 0) << cls;
+  }
+  EXPECT_GT(change(r, "first-fit", 0.7, "avg_jct_s"), 0);
+}
+
+// Hourly checkpoints write many times more than the model's interval and lose less work, and pay
+// for it in cost per reference GPU-hour.
+TEST(ExperimentMiniature, FixedHourlyCheckpointsCostMoreThanTheModelInterval) {
+  const auto r = mini("spot-checkpoint", "--loads 0.7");
+  EXPECT_GT(change(r, "fixed-1h", 0.7, "checkpoint_overhead_gpu_hours"), 2.0);
+  EXPECT_LT(change(r, "fixed-1h", 0.7, "lost_gpu_hours"), -0.5);
+  EXPECT_GT(change(r, "fixed-1h", 0.7, "cost_usd_per_ref_gpu_hour"), 0);
+}
+
+// Checkpoints at the model's interval shorten recovery after a failure and cut lost GPU-hours.
+TEST(ExperimentMiniature, CheckpointsShortenRecovery) {
+  const auto r = mini("recovery", "--loads 0.7");
+  EXPECT_LT(change(r, "checkpoint", 0.7, "recovery_time_mean_s"), -0.5);
+  EXPECT_LT(change(r, "checkpoint", 0.7, "lost_gpu_hours"), -0.5);
+}
+
 TEST(ExperimentMiniature, SharingBeatsStaticPartitions) {
   const auto r = mini("sharing", "--loads 0.7 --option slice=3000");
   EXPECT_LT(change(r, "shared", 0.7, "avg_jct_s"), -0.3);

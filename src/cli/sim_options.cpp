@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
+#include "cli/job_mix.h"
 #include "cli/sim_params.h"
 #include "cli/trace_fit.h"
 #include "config/cluster_spec.h"
@@ -49,6 +50,12 @@ void add_sim_options(CLI::App* cmd, SimArgs& a) {
   cmd->add_flag("--drop-unfit", a.drop_unfit,
                 "leave out jobs that can never run on the cluster (counted in summary.json's dropped_jobs) "
                 "instead of refusing the trace");
+  cmd->add_option("--job-classes", a.job_classes,
+                  "give jobs without a model class one drawn from this mix, seeded by --seed: "
+                  "CLASS=SHARE,... summing to 1 (classes: docs/models.md, throughput)");
+  cmd->add_option("--checkpoint-interval", a.checkpoint_interval,
+                  "with --physics checkpoint: model (default: Young's interval from the job's failure rate), "
+                  "none (no periodic writes) or SECONDS, for jobs whose trace gives none");
 }
 
 std::vector<std::string> split_policies(const std::string& list) {
@@ -81,6 +88,24 @@ Status check_args(const SimArgs& a, const policy::PolicyRegistry& registry) {
   if (a.load < 0) {
     return invalid_argument("--load: give an offered load > 0, e.g. --load 0.7 (or leave it out)");
   }
+  return Status::ok();
+}
+
+// --job-classes and --checkpoint-interval (cli/job_mix.h), after --slice.
+Status apply_job_mix(const SimArgs& a, trace::Trace& trace) {
+  const auto interval = parse_checkpoint_interval(a.checkpoint_interval);
+  if (!interval.is_ok()) {
+    return interval.status();
+  }
+  set_checkpoint_interval(trace, *interval);
+  if (a.job_classes.empty()) {
+    return Status::ok();
+  }
+  const auto mix = parse_job_classes(a.job_classes, a.physics_options.throughput);
+  if (!mix.is_ok()) {
+    return mix.status();
+  }
+  assign_job_classes(trace, *mix, a.seed);
   return Status::ok();
 }
 
@@ -129,6 +154,7 @@ Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, Si
   if (a.slice > 0) {
     trace::apply_slice(in.trace, a.slice, a.seed);
   }
+  BOREAS_RETURN_IF_ERROR(apply_job_mix(a, in.trace));
   const double capacity = sim::reference_capacity(in.cluster, in.reference.name,
                                                   a.physics_on.throughput ? &a.physics_options.throughput : nullptr);
   in.reference_capacity = capacity;

@@ -39,6 +39,8 @@ struct SimArgs {
   std::string reference_gpu;  // --reference-gpu: the type the trace's durations are on
   std::string gpu_type_map;   // --gpu-type-map FROM=TO,...
   bool drop_unfit = false;    // leave out jobs that can never run instead of refusing the trace
+  std::string job_classes;    // --job-classes CLASS=SHARE,... (cli/job_mix.h)
+  std::string checkpoint_interval = "model";  // --checkpoint-interval model|none|SECONDS
   TenancyArgs tenancy;
   PlacementArgs placement_args;
 };

@@ -22,12 +22,12 @@ Status validate(const HeteroOptions& o) {
 
 namespace {
 
-// Best fit on one GPU type: the node of that type with the fewest free GPUs that holds the gang;
-// else the fullest nodes of that type. A gang never mixes types (it would run at the slower pace).
-std::optional<std::vector<GpuId>> place_on_type(const JobSpec& job, GpuTypeId type, const Scratch& s) {
+// The nodes of one type with free GPUs as (free, node), fewest free first; nodes this round's
+// scratch already touched first, so a stable sort keeps them ahead of equal untouched ones.
+std::vector<std::pair<uint32_t, NodeId>> free_nodes_of_type(GpuTypeId type, const Scratch& s) {
   const auto& view = s.view();
   const auto& index = view.state().free_index();
-  std::vector<std::pair<uint32_t, NodeId>> nodes;  // (free, node) of this type, touched ones first
+  std::vector<std::pair<uint32_t, NodeId>> nodes;
   for (NodeId n : s.touched_nodes()) {
     if (view.cluster().nodes[n.value()].gpu_type == type && s.node_free(n) > 0) {
       nodes.emplace_back(s.node_free(n), n);
@@ -41,16 +41,30 @@ std::optional<std::vector<GpuId>> place_on_type(const JobSpec& job, GpuTypeId ty
     }
   }
   std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return nodes;
+}
+
+// Adds free GPUs of one type to `out` until it holds `gpus`, the nodes with the most free first
+// (the fewest nodes).
+void take_most_free_first(GpuTypeId type, uint32_t gpus, const Scratch& s, std::vector<GpuId>& out) {
+  const auto nodes = free_nodes_of_type(type, s);
+  for (auto it = nodes.rbegin(); it != nodes.rend() && out.size() < gpus; ++it) {
+    s.take_free_on_node(it->second, gpus - static_cast<uint32_t>(out.size()), out);
+  }
+}
+
+// Best fit on one GPU type: the node of that type with the fewest free GPUs that holds the gang;
+// else the nodes of that type with the most free GPUs. A gang never mixes types here (it would run
+// at the slower pace).
+std::optional<std::vector<GpuId>> place_on_type(const JobSpec& job, GpuTypeId type, const Scratch& s) {
   std::vector<GpuId> out;
-  for (const auto& [f, n] : nodes) {
+  for (const auto& [f, n] : free_nodes_of_type(type, s)) {
     if (f >= job.gpus) {
       s.take_free_on_node(n, job.gpus, out);
       return out;
     }
   }
-  for (auto it = nodes.rbegin(); it != nodes.rend() && out.size() < job.gpus; ++it) {
-    s.take_free_on_node(it->second, job.gpus - static_cast<uint32_t>(out.size()), out);
-  }
+  take_most_free_first(type, job.gpus, s, out);
   if (out.size() < job.gpus) {
     return std::nullopt;
   }
@@ -77,7 +91,7 @@ class HeteroPlacement final : public Placement {
         return out;
       }
     }
-    return mixed_types(job, s);
+    return mixed_types(job, g, s);
   }
 
   // The LP's shares for the group of `job` (after a place() in this round), for tests and explain.
@@ -99,14 +113,22 @@ class HeteroPlacement final : public Placement {
     }
   }
 
-  // No single type holds the gang: once it may leave its favoured types, it spans types as `count`
-  // does, so that a count-based preemptive walk never grants a job it then cannot place.
-  std::optional<std::vector<GpuId>> mixed_types(const JobSpec& job, const Scratch& s) {
+  // No single type holds the gang: once it may leave its favoured types, it spans types (as
+  // `count` would, so that a count-based preemptive walk never grants a job it then cannot place).
+  // A gang runs at its slowest GPU's pace, so it takes the fastest types first: the slowest type
+  // it then needs is the fastest one possible.
+  std::optional<std::vector<GpuId>> mixed_types(const JobSpec& job, size_t g, const Scratch& s) {
     if (!may_leave_favoured(job, s.view())) {
       return std::nullopt;
     }
+    const std::vector<double>& rate = rows_[g].rate;
+    std::vector<GpuTypeId> order = types_.allowed(job, s.view());
+    std::stable_sort(order.begin(), order.end(),
+                     [&](GpuTypeId a, GpuTypeId b) { return rate[a.value()] > rate[b.value()]; });
     std::vector<GpuId> out;
-    fill_fullest_first(job, s, types_, out);
+    for (GpuTypeId t : order) {
+      take_most_free_first(t, job.gpus, s, out);
+    }
     if (out.size() < job.gpus) {
       return std::nullopt;
     }

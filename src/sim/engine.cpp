@@ -106,6 +106,7 @@ Status Engine::complete(const Event& e) {
 
 // Ends a job's open run (completed, preempted or killed by a failure); physics cools its racks.
 Status Engine::stop_run(JobId job, Time t, JobState end_state, Duration overhead) {
+  check_recovery(job, t);
   std::vector<GpuId> gpus;
   if (physics_) {
     gpus = state_.record(job).gpus;
@@ -206,6 +207,9 @@ void Engine::update_rates(std::vector<JobId>& changed, Time t) {
       continue;
     }
     const double rate = physics_->rate(j);
+    if (rate != state_.record(j).rate) {
+      check_recovery(j, t);
+    }
     if (rate != state_.record(j).rate && state_.set_rate(j, rate, t).is_ok()) {
       ++version_[j.value()];
       push_finish(j, t);

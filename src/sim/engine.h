@@ -72,6 +72,9 @@ struct SimResult {
   std::optional<PhysicsTotals> physics;  // set when any model was on
   std::vector<ZoneSample> zone_samples;  // per sample and zone, with physics
   MeterTotals meter;                     // window, idle-while-waiting and fairness integrals
+  // Per failure or spot reclaim that stopped a run: seconds until the job had regained the
+  // progress it had at that instant (engine_faults.cpp); in the order they were regained.
+  std::vector<double> recovery_s;
 };
 
 // Called after every batch of events and after every applied plan (tests check invariants here).
@@ -130,6 +133,8 @@ class Engine {
   Status bring_up(NodeId node, Time t);
   void node_changed(NodeId node, Time t, Time reclaim_from);
   void charge_down_time(NodeId node, Time until);
+  Status interrupt(JobId job, Time t, JobState end_state, Duration redo);  // stop_run + recovery
+  void check_recovery(JobId job, Time t);  // before the job's run stops or its rate changes
   void sample_until(Time t);
   void notify(Time t);
   SimResult finish_result();
@@ -166,6 +171,11 @@ class Engine {
   NodeId reclaim_node_;                    // the live draw's node
   std::vector<Time> down_since_;           // per node: when it went out of service
   Meter meter_;                            // the summary's time integrals, kept at every notify
+  struct Interruption {
+    Time at;        // the failure or reclaim
+    Duration left;  // the job's remaining work just before it
+  };
+  std::vector<std::vector<Interruption>> recovering_;  // per job: interruptions not yet regained
 };
 
 }  // namespace boreas::sim

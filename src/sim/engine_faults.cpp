@@ -24,6 +24,7 @@ void Engine::init_faults() {
   const Cluster& cluster = state_.cluster();
   down_since_.assign(cluster.nodes.size(), Time::never());
   spot_node_.assign(cluster.nodes.size(), 0);
+  recovering_.assign(jobs_.size(), {});
   node_component_.assign(cluster.nodes.size(), kNone);
   for (uint32_t n = 0; n < cluster.nodes.size() && p.on.spot; ++n) {
     if (cluster.nodes[n].gpu_count > 0 &&
@@ -132,7 +133,7 @@ Status Engine::kill_runs_on(NodeId node, Time t) {
   for (JobId j : victims) {
     ++totals.interrupted_runs;
     const Duration redo = physics_->lost_on_kill(j, t);
-    BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kFailed, redo));
+    BOREAS_RETURN_IF_ERROR(interrupt(j, t, JobState::kFailed, redo));
   }
   return Status::ok();
 }
@@ -178,7 +179,7 @@ Status Engine::reclaim_node(NodeId node, Time t) {
   const std::vector<JobId> victims = jobs_on(node);
   for (JobId j : victims) {
     const Duration redo = physics_->redo_after_notice(j, t, options_.physics.spot.notice);
-    BOREAS_RETURN_IF_ERROR(stop_run(j, t, JobState::kPreempted, redo));
+    BOREAS_RETURN_IF_ERROR(interrupt(j, t, JobState::kPreempted, redo));
   }
   reclaim_notice_ = Time::never();  // consumed; taking the node down draws the next one
   return take_down(node, t, reclaim_away_, notice);
@@ -215,6 +216,35 @@ void Engine::node_changed(NodeId node, Time t, Time reclaim_from) {
   if (spot_node_[node.value()]) {
     redraw_reclaim(t, reclaim_from);
   }
+}
+
+// Recovery time (docs/formats/sim-output.md): a failure or reclaim at t stops the run and adds the
+// lost work and the restore to what the job has left. The job has regained its progress when its
+// remaining work is back to what it was just before t: the requeue wait, the restore and the
+// recomputation all count.
+Status Engine::interrupt(JobId job, Time t, JobState end_state, Duration redo) {
+  const Duration left = state_.remaining_at(job, t);
+  BOREAS_RETURN_IF_ERROR(stop_run(job, t, end_state, redo));
+  recovering_[job.value()].push_back(Interruption{t, left});
+  return Status::ok();
+}
+
+// Called while the job runs at its current rate, before the run stops or the rate changes, so the
+// instant its remaining work crossed an interruption's is exact: t − (that − remaining) / rate.
+void Engine::check_recovery(JobId job, Time t) {
+  if (recovering_.empty() || recovering_[job.value()].empty()) {
+    return;
+  }
+  const Duration left = state_.remaining_at(job, t);
+  const double rate = state_.record(job).rate;
+  std::erase_if(recovering_[job.value()], [&](const Interruption& i) {
+    if (left > i.left || rate <= 0) {
+      return false;
+    }
+    const Time regained = t - Duration::from_seconds((i.left - left).to_seconds() / rate);
+    result_.recovery_s.push_back((regained - i.at).to_seconds());
+    return true;
+  });
 }
 
 // GPU-hours out of service from when the node went down (or the first submission) until `until`.

@@ -110,7 +110,71 @@ void add_window(Summary& s, const SimResult& result, uint32_t cluster_gpus) {
   s.idle_gpu_hours_while_waiting = m.idle_while_waiting_gpu_s / 3600.0;
 }
 
+void add_recovery(Summary& s, const SimResult& result) {
+  std::vector<double> sorted = result.recovery_s;
+  std::sort(sorted.begin(), sorted.end());
+  s.recoveries = sorted.size();
+  if (!sorted.empty()) {
+    s.recovery_time_mean_s = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+  }
+  s.recovery_time_p95_s = percentile(sorted, 95);
+}
+
+// GPU-hours held by each job's runs, by GPU type name; an open run counts to the run's end.
+std::map<std::string, double> gpu_hours_by_type(const SimResult& result, const Cluster& cluster,
+                                                const std::vector<uint32_t>& node_of_gpu,
+                                                const std::vector<uint32_t>& runs) {
+  std::map<std::string, double> out;
+  for (uint32_t i : runs) {
+    const RunRecord& run = result.runs[i];
+    const Time end = run.end.is_never() ? result.last_end : run.end;
+    const double hours = (end - run.start).to_seconds() / 3600.0;
+    for (GpuId g : run.gpus) {
+      const Node& node = cluster.nodes[node_of_gpu[g.value()]];
+      out[node.gpu_type ? cluster.catalog.at(*node.gpu_type).name : std::string("none")] += hours;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+void add_job_class_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
+                           const SymbolTable& symbols, const Cluster& cluster) {
+  if (std::none_of(jobs.begin(), jobs.end(), [](const JobSpec& j) { return !j.job_class.empty(); })) {
+    return;
+  }
+  std::vector<uint32_t> node_of_gpu(cluster.gpu_count());
+  for (uint32_t n = 0; n < cluster.nodes.size(); ++n) {
+    const Node& node = cluster.nodes[n];
+    std::fill_n(node_of_gpu.begin() + node.first_gpu, node.gpu_count, n);
+  }
+  std::vector<std::vector<uint32_t>> runs_of(jobs.size());
+  for (uint32_t i = 0; i < result.runs.size(); ++i) {
+    runs_of[result.runs[i].job.value()].push_back(i);
+  }
+  std::map<std::string, Group> groups;
+  for (const JobSpec& j : jobs) {
+    const std::string name = group_name(j.job_class, symbols);
+    JobClassSummary& c = s.job_classes[name];
+    for (const auto& [type, hours] : gpu_hours_by_type(result, cluster, node_of_gpu, runs_of[j.id.value()])) {
+      c.gpu_share[type] += hours;
+      c.gpu_hours += hours;
+    }
+    const state::JobRecord& r = result.jobs[j.id.value()];
+    if (r.state == JobState::kCompleted) {
+      add_job(groups[name], (r.end - j.submit).to_seconds(), j, r);
+    }
+  }
+  for (auto& [name, c] : s.job_classes) {
+    const JctStats st = stats_of(groups[name]);
+    c.jobs = st.jobs;
+    c.avg_jct_s = st.avg_jct_s;
+    for (auto& [type, h] : c.gpu_share) {
+      h = c.gpu_hours > 0 ? h / c.gpu_hours : 0;
+    }
+  }
+}
 
 Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const SymbolTable& symbols,
                   uint32_t cluster_gpus) {
@@ -142,6 +206,7 @@ Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const 
   add_window(s, result, cluster_gpus);
   add_tenancy_metrics(s, result, jobs, symbols);
   add_physics_metrics(s, result, jobs, symbols, cluster_gpus);
+  add_recovery(s, result);
   return s;
 }
 

@@ -44,6 +44,14 @@ struct QueueSummary {
   double fairness_shortfall_gpu_hours = 0;   // ∫ max(0, entitled − held)
 };
 
+// Completed jobs of one model class (JobSpec::job_class) and where its runs held GPUs.
+struct JobClassSummary {
+  uint64_t jobs = 0;  // completed
+  double avg_jct_s = 0;
+  double gpu_hours = 0;                        // held by its runs, completed or not
+  std::map<std::string, double> gpu_share;     // GPU type -> share of gpu_hours
+};
+
 struct Summary {
   uint64_t jobs = 0;       // simulated
   uint64_t completed = 0;  // JCT statistics are over these
@@ -82,6 +90,12 @@ struct Summary {
   double energy_facility_kwh_window = 0;  // facility energy inside the window
   double energy_kwh_per_ref_gpu_hour = 0;  // facility energy / completed_ref_gpu_hours
   double cost_usd_per_ref_gpu_hour = 0;    // cost / completed_ref_gpu_hours
+  // Recovery after failures and spot reclaims (SimResult::recovery_s): how many, mean and p95.
+  uint64_t recoveries = 0;
+  double recovery_time_mean_s = 0;
+  double recovery_time_p95_s = 0;
+  // By model class; empty unless some job names one (add_job_class_metrics).
+  std::map<std::string, JobClassSummary> job_classes;
 };
 
 // Copies the physics totals and per-queue cost into the summary (summarize calls it).
@@ -94,6 +108,11 @@ void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const Jo
                          const SymbolTable& symbols);
 // Fills guarantee_share per queue from per-queue guarantees (GPUs).
 void add_guarantees(Summary& s, const std::map<std::string, uint64_t>& guaranteed, uint32_t cluster_gpus);
+
+// Per model class: completed jobs, avg JCT and the share of its GPU-hours on each GPU type. Only
+// when some job names a class, so that other runs keep their summary.json (run_policy calls it).
+void add_job_class_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
+                           const SymbolTable& symbols, const Cluster& cluster);
 
 // p in [0, 100] of ascending `sorted`; 0 when empty.
 double percentile(std::span<const double> sorted, double p);

@@ -47,9 +47,27 @@ void add_physics_json(nlohmann::ordered_json& j, const Summary& s) {
   j["energy_facility_kwh_window"] = s.energy_facility_kwh_window;
   j["energy_kwh_per_ref_gpu_hour"] = s.energy_kwh_per_ref_gpu_hour;
   j["cost_usd_per_ref_gpu_hour"] = s.cost_usd_per_ref_gpu_hour;
+  j["recoveries"] = s.recoveries;
+  j["recovery_time_mean_s"] = s.recovery_time_mean_s;
+  j["recovery_time_p95_s"] = s.recovery_time_p95_s;
   for (const auto& [name, q] : s.queues) {
     j["queues"][name]["cost_usd"] = q.cost_usd;
     j["queues"][name]["energy_kwh"] = q.energy_kwh;
+  }
+}
+
+// Only when some job names a model class (Summary::job_classes).
+void add_job_classes_json(nlohmann::ordered_json& j, const Summary& s) {
+  if (s.job_classes.empty()) {
+    return;
+  }
+  auto& out = j["job_classes"] = nlohmann::ordered_json::object();
+  for (const auto& [name, c] : s.job_classes) {
+    out[name] = {{"jobs", c.jobs}, {"avg_jct_s", c.avg_jct_s}, {"gpu_hours", c.gpu_hours}};
+    out[name]["gpu_share"] = nlohmann::ordered_json::object();
+    for (const auto& [type, share] : c.gpu_share) {
+      out[name]["gpu_share"][type] = share;
+    }
   }
 }
 
@@ -123,6 +141,7 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
     classes[name].update(slowdowns(c.slowdown_p50, c.slowdown_p95, c.slowdown_p99));
   }
   add_physics_json(j, s);
+  add_job_classes_json(j, s);
   return j;
 }
 
