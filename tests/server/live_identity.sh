@@ -9,11 +9,13 @@ fi
 source "$(dirname "$0")/lib.sh"
 UA=brs-a-$$
 UB=brs-b-$$
-useradd -M -s /bin/sh "$UA"
+GA=brs-g-$$
+groupadd "$GA"
+useradd -M -s /bin/sh -G "$GA" "$UA"  # a supplementary group the job must carry
 useradd -M -s /bin/sh "$UB"
 trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs
       pkill -KILL -u "$UA" || true; pkill -KILL -u "$UB" || true; sleep 0.1
-      userdel "$UA" || true; userdel "$UB" || true; rm -rf "$WORK"; exit $rc' EXIT
+      userdel "$UA" || true; userdel "$UB" || true; groupdel "$GA" || true; rm -rf "$WORK"; exit $rc' EXIT
 chmod 0711 "$WORK"  # mktemp made it 0700; the job accounts must reach $DATA/jobs/N (not list it)
 
 ROOT_JOBS= start_daemon  # as in production: no --allow-root-jobs
@@ -41,7 +43,7 @@ for _ in $(seq 200); do BPID=$(pgrep -u "$UB" -f 'sleep 3007' || true); [ -n "$B
 [ -n "$BPID" ] || fail "B's job process not found"
 
 cat >"$WORK/probe.sh" <<PROBE
-echo "uid=\$(id -u) user=\$USER logname=\$LOGNAME home=\$HOME cwd=\$(pwd)"
+echo "uid=\$(id -u) gid=\$(id -g) groups=\$(id -G) user=\$USER logname=\$LOGNAME home=\$HOME cwd=\$(pwd)"
 cat "$DATA/jobs/$BID/stdout.log" >/dev/null 2>&1 && echo read-b-log || echo no-b-log
 cat "$DATA/boreas.db" >/dev/null 2>&1 && echo read-db || echo no-db
 "$BOREAS" token create --data-dir "$DATA" --role admin --name evil >/dev/null 2>&1 && echo minted || echo no-mint
@@ -52,7 +54,7 @@ chmod 0644 "$WORK/probe.sh"
 AID=$(submit "$A" "{\"command\":[\"sh\",\"$WORK/probe.sh\"]}")
 wait_state "$A" "$AID" completed
 out=$(cat "$DATA/jobs/$AID/stdout.log")
-expected="uid=$(id -u "$UA") user=$UA logname=$UA home=$(getent passwd "$UA" | cut -d: -f6) cwd=$DATA/jobs/$AID
+expected="uid=$(id -u "$UA") gid=$(id -g "$UA") groups=$(id -G "$UA") user=$UA logname=$UA home=$(getent passwd "$UA" | cut -d: -f6) cwd=$DATA/jobs/$AID
 no-b-log
 no-db
 no-mint
