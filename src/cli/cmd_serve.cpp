@@ -1,4 +1,4 @@
-// `boreas serve` (the daemon) and `boreas token` (local admin commands against a data dir).
+// `boreas serve`: the daemon (`boreas token` is in cmd_token.cpp).
 
 #include <chrono>
 #include <filesystem>
@@ -15,63 +15,22 @@
 #include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
+#include "server/cgroup.h"
 #include "server/controller.h"
+#include "server/file_modes.h"
 #include "server/gpu_metrics.h"
 #include "server/gpu_probe.h"
 #include "server/http_api.h"
 #include "server/local_executor.h"
 #include "server/store.h"
-#include "server/tokens.h"
 
 namespace boreas::cli {
 namespace {
-
-struct TokenArgs {
-  std::string data_dir;
-  std::string role = "user";
-  std::string queues;
-  std::string name;
-};
 
 int64_t wall_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-int run_token_create(const TokenArgs& a) {
-  auto role = server::parse_role(a.role);
-  if (!role) {
-    return report_error(invalid_argument("--role " + a.role +
-                                         ": unknown role; use admin, queue-admin, user or viewer"));
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(a.data_dir, ec);
-  auto store = server::Store::open(a.data_dir + "/boreas.db");
-  if (!store.is_ok()) {
-    return report_error(store.status());
-  }
-  const std::string name = a.name.empty() ? a.role : a.name;
-  auto token = server::create_token(**store, {name, *role, server::split_queue_list(a.queues)}, wall_us());
-  if (!token.is_ok()) {
-    return report_error(token.status());
-  }
-  std::cout << *token << "\n";
-  std::cerr << "boreas: token for " << name << " (" << a.role
-            << "); it is shown only once, store it now\n";
-  return kExitOk;
-}
-
-void add_token_commands(CLI::App& app, Runner& runner) {
-  auto* token = app.add_subcommand("token", "Manage API tokens (local, against a data dir)");
-  token->require_subcommand(1);
-  auto* create = token->add_subcommand("create", "Create a token and print it once");
-  auto args = std::make_shared<TokenArgs>();
-  create->add_option("--data-dir", args->data_dir, "The daemon's data directory")->required();
-  create->add_option("--role", args->role, "admin, queue-admin, user or viewer")->required();
-  create->add_option("--queues", args->queues, "Comma-separated queues it belongs to (* = all)");
-  create->add_option("--name", args->name, "Who the token is for (shown in the audit log)");
-  create->callback([&runner, args] { runner.action = [args] { return run_token_create(*args); }; });
 }
 
 struct ServeArgs {
@@ -83,6 +42,8 @@ struct ServeArgs {
   std::string listen = "127.0.0.1:8080";
   double grace_s = 10;
   double gpu_sample_s = 5;
+  bool allow_root_jobs = false;
+  std::string cgroup_root;
 };
 
 Result<std::pair<std::string, int>> parse_listen(const std::string& s) {
@@ -187,6 +148,12 @@ std::thread stop_on_signal(server::ApiServer& api) {
   });
 }
 
+// The data dir closed to everyone but the daemon; a --cgroup-root checked before anything runs.
+Status secure_setup(const ServeArgs& a) {
+  BOREAS_RETURN_IF_ERROR(server::secure_data_dir(a.data_dir));
+  return a.cgroup_root.empty() ? Status::ok() : server::check_cgroup_root(a.cgroup_root);
+}
+
 int run_serve(const ServeArgs& a) {
   auto listen = parse_listen(a.listen);
   const auto nvml = server::open_nvml();
@@ -194,20 +161,22 @@ int run_serve(const ServeArgs& a) {
   if (!cfg.is_ok()) {
     return report_error(cfg.status());
   }
-  std::error_code ec;
-  std::filesystem::create_directories(a.data_dir + "/jobs", ec);
+  if (Status s = secure_setup(a); !s.is_ok()) {
+    return report_error(s);
+  }
   auto store = server::Store::open(a.data_dir + "/boreas.db");
   if (!store.is_ok()) {
     return report_error(store.status());
   }
-  server::LocalExecutor executor({a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env()});
+  server::LocalExecutor executor(
+      {a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env(), a.allow_root_jobs, a.cgroup_root});
   server::MetricsRegistry metrics;
   const auto telemetry = start_gpu_telemetry(nvml.get(), metrics, std::max(a.gpu_sample_s, 0.1));
   server::Controller controller(std::move(*cfg), **store, executor, metrics);
   if (Status s = controller.recover(); !s.is_ok()) {
     return report_error(s);
   }
-  server::ApiServer api(controller, **store, metrics);
+  server::ApiServer api(controller, **store, metrics, {.allow_root_jobs = a.allow_root_jobs});
   auto port = api.bind(listen->first, listen->second);
   if (!port.is_ok()) {
     return report_error(port.status());
@@ -234,14 +203,15 @@ void add_daemon_command(CLI::App& app, Runner& runner) {
   serve->add_option("--grace", args->grace_s, "Seconds between SIGTERM/SIGUSR1 and the next step");
   serve->add_option("--gpu-sample", args->gpu_sample_s,
                     "Seconds between NVML samples for the per-GPU metrics (when a driver is present)");
+  serve->add_flag("--allow-root-jobs", args->allow_root_jobs,
+                  "As root, let jobs run as uid 0 (tokens without --unix-user, or mapped to root)");
+  serve->add_option("--cgroup-root", args->cgroup_root,
+                    "A cgroup v2 directory: each job gets its own cgroup there (docs/live.md, Security)");
   serve->callback([&runner, args] { runner.action = [args] { return run_serve(*args); }; });
 }
 
 }  // namespace
 
-void add_serve_commands(CLI::App& app, Runner& runner) {
-  add_daemon_command(app, runner);
-  add_token_commands(app, runner);
-}
+void add_serve_commands(CLI::App& app, Runner& runner) { add_daemon_command(app, runner); }
 
 }  // namespace boreas::cli

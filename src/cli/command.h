@@ -27,6 +27,7 @@ void add_client_commands(CLI::App& app, Runner& runner);
 void add_cluster_commands(CLI::App& app, Runner& runner);
 void add_models_commands(CLI::App& app, Runner& runner);
 void add_serve_commands(CLI::App& app, Runner& runner);
+void add_token_commands(CLI::App& app, Runner& runner);
 void add_trace_commands(CLI::App& app, Runner& runner);
 void add_sim_commands(CLI::App& app, Runner& runner);
 void add_report_commands(CLI::App& app, Runner& runner);

@@ -7,6 +7,7 @@ void add_all_commands(CLI::App& app, Runner& runner) {
   add_cluster_commands(app, runner);
   add_models_commands(app, runner);
   add_serve_commands(app, runner);
+  add_token_commands(app, runner);
   add_client_commands(app, runner);
   add_trace_commands(app, runner);
   add_sim_commands(app, runner);

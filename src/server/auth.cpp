@@ -75,4 +75,8 @@ Decision authorize(const std::optional<Principal>& who, Action action, const Sco
   return allow_if(p.role == Role::kQueueAdmin || own);
 }
 
+bool env_visible_to(const std::optional<Principal>& who, const std::string& owner) {
+  return who && (who->role == Role::kAdmin || who->name == owner);
+}
+
 }  // namespace boreas::server

@@ -17,6 +17,7 @@ struct Principal {
   std::string name;
   Role role = Role::kViewer;
   std::vector<std::string> queues;  // queues it belongs to; "*" = every queue
+  std::string unix_user = {};       // the account its jobs run as; empty = none mapped
   bool member_of(std::string_view queue) const;
 };
 
@@ -40,5 +41,9 @@ enum class Decision : uint8_t { kAllow, kUnauthenticated, kForbidden };
 
 // nullopt principal = no or unknown token. Pure: no clock, no store.
 Decision authorize(const std::optional<Principal>& who, Action action, const Scope& scope);
+
+// A job's `env` may hold secrets: only its owner and admins see it (queue members see the job
+// without it).
+bool env_visible_to(const std::optional<Principal>& who, const std::string& owner);
 
 }  // namespace boreas::server

@@ -269,6 +269,7 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
   r.gpu_indexes = job.gpu_indexes;
   r.time_limit = job.request.time_limit;
   r.started = job.start;
+  r.user = job.request.run_as;
   return r;
 }
 

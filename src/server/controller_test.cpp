@@ -92,7 +92,7 @@ class ControllerTest : public ::testing::Test {
     ASSERT_TRUE(s.is_ok()) << s.status().message();
     store_ = std::move(*s);
     executor_ = std::make_unique<LocalExecutor>(
-        LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}});
+        LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}, true});
     metrics_ = std::make_unique<MetricsRegistry>();
     ctl_ = std::make_unique<Controller>(
         ControllerConfig{cluster_, scheduler_, queues_, Duration::millis(5), wall_clock}, *store_, *executor_,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/ids.h"
@@ -21,7 +22,12 @@ struct LaunchRequest {
   std::vector<uint32_t> gpu_indexes;  // node-local indexes → CUDA_VISIBLE_DEVICES
   Duration time_limit;                // zero = none
   Time started;                       // wall time the job started (time limits count from it)
+  std::string user;  // Unix account to run as; empty = the daemon's own (refused as root, see docs/live.md)
 };
+
+// Variables the executor sets and a job may not: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,
+// ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and every BOREAS_*.
+bool is_reserved_env(std::string_view name);
 
 // A process as the kernel names it: the pid alone can be reused, the start time makes it unique.
 struct ProcessIdentity {

@@ -20,6 +20,7 @@ namespace boreas::server {
 struct ApiOptions {
   size_t max_body_bytes = 1 << 20;
   int threads = 32;
+  bool allow_root_jobs = false;  // `serve --allow-root-jobs`: see job_account() in tokens.h
 };
 
 class ApiServer {

@@ -24,20 +24,20 @@ class ApiTest : public ::testing::Test {
     ASSERT_TRUE(s.is_ok());
     store_ = std::move(*s);
     executor_ = std::make_unique<LocalExecutor>(
-        LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(200), {"PATH=/usr/bin:/bin"}});
+        LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(200), {"PATH=/usr/bin:/bin"}, true});
     ctl_ = std::make_unique<Controller>(
         ControllerConfig{test_cluster(2, 4), test_scheduler(), std::nullopt, Duration::millis(5), wall_clock}, *store_,
         *executor_, metrics_);
     ASSERT_TRUE(ctl_->recover().is_ok());
     ctl_->start();
-    api_ = std::make_unique<ApiServer>(*ctl_, *store_, metrics_);
+    api_ = std::make_unique<ApiServer>(*ctl_, *store_, metrics_, ApiOptions{.allow_root_jobs = true});
     auto port = api_->bind("127.0.0.1", 0);
     ASSERT_TRUE(port.is_ok());
     port_ = *port;
     server_ = std::thread([this] { api_->run(); });
     auto t = create_token(*store_, {"root", Role::kAdmin, {}}, 0);
     ASSERT_TRUE(t.is_ok());
-    token_ = *t;
+    token_ = t->token;
   }
   void TearDown() override {
     for (const LiveJob& j : ctl_->jobs()) {

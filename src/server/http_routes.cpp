@@ -29,7 +29,7 @@ std::optional<Principal> principal_of(Store& store, const httplib::Request& req)
   if (header.rfind(kBearer, 0) != 0) {
     return std::nullopt;
   }
-  return authenticate(store, header.substr(kBearer.size()));
+  return authenticate(store, header.substr(kBearer.size()), now_wall().us());
 }
 
 std::optional<uint32_t> id_of(const httplib::Request& req) {
@@ -86,7 +86,9 @@ class Exchange {
   std::optional<Principal> who_;
 };
 
-json job_json(Controller& c, const LiveJob& j) { return job_to_json(j, c.node_name(j.node)); }
+json job_json(Controller& c, const LiveJob& j, const std::optional<Principal>& who) {
+  return job_to_json(j, c.node_name(j.node), env_visible_to(who, j.owner));
+}
 
 json gpu_usage_json(const std::vector<uint32_t>& jobs) {
   json out = json::array();
@@ -117,12 +119,19 @@ void ApiServer::add_job_routes() {
     if (!ex.allow(Action::kSubmit, {parsed->queue, ex.name()}, "submit", "queue/" + parsed->queue)) {
       return;
     }
+    auto account = job_account(*ex.who(), options_.allow_root_jobs);
+    if (!account.is_ok()) {
+      send_error(res, 403, account.status().message());
+      ex.audit("submit", "queue/" + parsed->queue, "403");
+      return;
+    }
+    parsed->run_as = *account;
     auto job = controller_.submit(ex.name(), std::move(*parsed));
     if (!job.is_ok()) {
       ex.fail(job.status(), "submit", "job/-");
       return;
     }
-    send_json(res, 201, job_json(controller_, *job));
+    send_json(res, 201, job_json(controller_, *job, ex.who()));
   });
 
   http_->Get("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
@@ -140,7 +149,7 @@ void ApiServer::add_job_routes() {
       const bool match = (state.empty() || state == to_string(j.state)) &&
                          (queue.empty() || queue == j.request.queue) && (owner.empty() || owner == j.owner);
       if (visible && match) {
-        out.push_back(job_json(controller_, j));
+        out.push_back(job_json(controller_, j, ex.who()));
       }
     }
     send_json(res, 200, {{"jobs", out}});
@@ -165,7 +174,7 @@ void ApiServer::add_job_routes() {
       send_json(res, 200, why_json(*job));
       return;
     }
-    send_json(res, 200, job_json(controller_, *job));
+    send_json(res, 200, job_json(controller_, *job, ex.who()));
   });
 
   http_->Post(R"(/v1/jobs/(\d+)/(cancel|checkpoint))", [this](const httplib::Request& req,
@@ -193,7 +202,7 @@ void ApiServer::add_job_routes() {
       ex.fail(done.status(), verb, target);
       return;
     }
-    send_json(res, 200, job_json(controller_, *done));
+    send_json(res, 200, job_json(controller_, *done, ex.who()));
   });
 }
 

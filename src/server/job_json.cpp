@@ -43,13 +43,19 @@ Status read_command(const json& j, SubmitRequest& r) {
   return Status::ok();
 }
 
-Status read_env(const json& j, SubmitRequest& r) {
+// A stored spec may predate the reserved-variable rule: it still loads (the executor drops them).
+Status read_env(const json& j, SubmitRequest& r, SpecOrigin origin) {
   if (!j.is_object()) {
     return field_error("env", "expected an object of strings, e.g. {\"SEED\": \"1\"}");
   }
   for (const auto& [k, v] : j.items()) {
     if (!v.is_string() || k.empty() || k.find('=') != std::string::npos) {
       return field_error("env." + k, "expected a string value and a name without '='");
+    }
+    if (origin == SpecOrigin::kClient && is_reserved_env(k)) {
+      return field_error("env." + k, "`" + k + "` is set by the daemon (the job's GPUs and identity) and may "
+                         "not be set by a job; reserved: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES, "
+                         "ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and BOREAS_*");
     }
     r.env[k] = v.get<std::string>();
   }
@@ -89,7 +95,13 @@ Status read_number_field(const std::string& key, const json& v, SubmitRequest& r
   return Status::ok();
 }
 
-Status read_field(const std::string& key, const json& v, SubmitRequest& r) {
+Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecOrigin origin) {
+  if (key == "run_as") {
+    if (origin == SpecOrigin::kClient) {
+      return field_error(key, "set by the daemon from your token's Unix account; leave it out");
+    }
+    return read_string(v, "run_as", r.run_as);
+  }
   for (const StringField& f : kStringFields) {
     if (key == f.name) {
       return read_string(v, f.name, r.*f.member);
@@ -99,7 +111,7 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r) {
     return read_command(v, r);
   }
   if (key == "env") {
-    return read_env(v, r);
+    return read_env(v, r, origin);
   }
   if (key == "gpus" || key == "time_limit_s") {
     return read_number_field(key, v, r);
@@ -143,7 +155,7 @@ std::string restart_to_string(const RestartPolicy& r) {
   return r.on_failure ? "on-failure:" + std::to_string(r.max_restarts) : "never";
 }
 
-Result<SubmitRequest> parse_submit(const std::string& body) {
+Result<SubmitRequest> parse_submit(const std::string& body, SpecOrigin origin) {
   json j;
   try {
     j = json::parse(body);
@@ -155,7 +167,7 @@ Result<SubmitRequest> parse_submit(const std::string& body) {
   }
   SubmitRequest r;
   for (const auto& [key, value] : j.items()) {
-    BOREAS_RETURN_IF_ERROR(read_field(key, value, r));
+    BOREAS_RETURN_IF_ERROR(read_field(key, value, r, origin));
   }
   if (r.command.empty()) {
     return field_error("command", "missing; give the program and its arguments as an array");
@@ -175,10 +187,13 @@ json submit_to_json(const SubmitRequest& r) {
       j[f.name] = r.*f.member;
     }
   }
+  if (!r.run_as.empty()) {
+    j["run_as"] = r.run_as;
+  }
   return j;
 }
 
-json job_to_json(const LiveJob& job, const std::string& node_name) {
+json job_to_json(const LiveJob& job, const std::string& node_name, bool show_env) {
   json j = {{"id", job.id.value()},
             {"owner", job.owner},
             {"state", std::string(to_string(job.state))},
@@ -188,6 +203,9 @@ json job_to_json(const LiveJob& job, const std::string& node_name) {
             {"attempts", job.attempts},
             {"restarts", job.restarts},
             {"submit_us", job.submit.us()}};
+  if (!show_env) {
+    j["request"].erase("env");
+  }
   if (!node_name.empty()) {
     j["node"] = node_name;
     j["gpu_indexes"] = job.gpu_indexes;

@@ -55,5 +55,34 @@ TEST(WhyJson, GivesThePolicysKindOnlyWhilePending) {
   EXPECT_FALSE(why_json(j).contains("kind"));
 }
 
+TEST(Submit, ReservedVariablesAreRefusedByName) {
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                           "HIP_VISIBLE_DEVICES", "BOREAS_JOB_ID"}) {
+    auto r = parse_submit(std::string(R"({"command":["true"],"env":{")") + name + R"(":"0,1,2,3"}})");
+    ASSERT_FALSE(r.is_ok()) << name;
+    EXPECT_NE(r.status().message().find(std::string("$.env.") + name), std::string::npos) << r.status().message();
+  }
+  EXPECT_TRUE(parse_submit(R"({"command":["true"],"env":{"CUDA_HOME":"/opt/cuda"}})").is_ok());
+}
+
+TEST(Submit, RunAsComesFromTheDaemonNotTheClient) {
+  const std::string body = R"({"command":["true"],"run_as":"root"})";
+  auto client = parse_submit(body);
+  ASSERT_FALSE(client.is_ok());
+  EXPECT_NE(client.status().message().find("$.run_as"), std::string::npos);
+  auto stored = parse_submit(body, SpecOrigin::kStore);
+  ASSERT_TRUE(stored.is_ok());
+  EXPECT_EQ(stored->run_as, "root");
+  EXPECT_EQ(submit_to_json(*stored)["run_as"], "root");  // and it is stored again as it was
+}
+
+TEST(JobJson, EnvIsLeftOutUnlessShown) {
+  LiveJob j;
+  j.request.command = {"true"};
+  j.request.env = {{"TOKEN", "secret"}};
+  EXPECT_EQ(job_to_json(j, "", true)["request"]["env"]["TOKEN"], "secret");
+  EXPECT_FALSE(job_to_json(j, "", false)["request"].contains("env"));
+}
+
 }  // namespace
 }  // namespace boreas::server

@@ -26,7 +26,7 @@ Result<LiveJob> job_from_row(const SqlRow& r) {
   LiveJob j;
   j.id = JobId(static_cast<uint32_t>(as_int(r[0])));
   const std::string where = "store: job " + std::to_string(j.id.value()) + ": ";
-  auto req = parse_submit(as_text(r[1]));
+  auto req = parse_submit(as_text(r[1]), SpecOrigin::kStore);
   auto state = parse_state(as_text(r[3]));
   if (!req.is_ok() || !state) {
     return internal_error(where + "unreadable spec or state; the store may be damaged");

@@ -1,11 +1,15 @@
 #include "server/local_executor.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
+#include <map>
 
+#include "server/cgroup.h"
 #include "server/process.h"
 
 namespace boreas::server {
@@ -15,6 +19,40 @@ std::string join_indexes(const std::vector<uint32_t>& v) {
   std::string out;
   for (uint32_t i : v) {
     out += (out.empty() ? "" : ",") + std::to_string(i);
+  }
+  return out;
+}
+
+std::string job_name(JobId job) { return "job " + std::to_string(job.value()); }
+
+// NAME=value entries, each name once, later layers winning: the daemon's variables, the
+// account's HOME/USER/LOGNAME, the job's own (reserved names dropped), then the executor's.
+std::vector<std::string> job_env(const std::vector<std::string>& base, const RunAs& as,
+                                 const LaunchRequest& req) {
+  std::map<std::string, std::string> env;
+  auto put = [&env](const std::string& entry, bool allow_reserved) {
+    const auto eq = entry.find('=');
+    const std::string name = entry.substr(0, eq);
+    if (eq != std::string::npos && (allow_reserved || !is_reserved_env(name))) {
+      env[name] = entry.substr(eq + 1);
+    }
+  };
+  for (const auto& e : base) {
+    put(e, false);
+  }
+  if (as.switch_user) {
+    put("HOME=" + as.home, false);
+    put("USER=" + as.name, false);
+    put("LOGNAME=" + as.name, false);
+  }
+  for (const auto& e : req.env) {
+    put(e, false);
+  }
+  put("CUDA_VISIBLE_DEVICES=" + join_indexes(req.gpu_indexes), true);
+  put("BOREAS_JOB_ID=" + std::to_string(req.job.value()), true);
+  std::vector<std::string> out;
+  for (const auto& [k, v] : env) {
+    out.push_back(k + "=" + v);
   }
   return out;
 }
@@ -44,6 +82,16 @@ std::string_view to_string(ExitKind kind) {
   return "unknown";
 }
 
+bool is_reserved_env(std::string_view name) {
+  for (std::string_view r : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                             "HIP_VISIBLE_DEVICES"}) {
+    if (name == r) {
+      return true;
+    }
+  }
+  return name.rfind("BOREAS_", 0) == 0;
+}
+
 LocalExecutor::LocalExecutor(LocalExecutorOptions options) : options_(std::move(options)) {}
 
 LocalExecutor::~LocalExecutor() {
@@ -60,22 +108,74 @@ std::string LocalExecutor::job_dir(JobId job) const {
 
 std::string LocalExecutor::exit_path(JobId job) const { return job_dir(job) + "/exit"; }
 
+std::string LocalExecutor::cgroup_of(JobId job) const {
+  return options_.cgroup_root.empty() ? std::string() : job_cgroup_path(options_.cgroup_root, job);
+}
+
+// As root, a job runs as its token's account (never uid 0 unless allowed); otherwise as the
+// daemon's own account, the only one it can run anything as.
+Result<RunAs> LocalExecutor::account_for(const LaunchRequest& req) const {
+  if (geteuid() != 0) {
+    return RunAs{};
+  }
+  if (req.user.empty()) {
+    if (!options_.allow_root_jobs) {
+      return invalid_argument(job_name(req.job) + " has no Unix account and the daemon runs as root; "
+                               "create its token with --unix-user, or start the daemon with --allow-root-jobs");
+    }
+    return RunAs{};
+  }
+  auto as = lookup_account(req.user);
+  if (as.is_ok() && as->uid == 0 && !options_.allow_root_jobs) {
+    return invalid_argument(job_name(req.job) + " would run as uid 0 (`" + req.user +
+                             "`); start the daemon with --allow-root-jobs to allow it");
+  }
+  return as;
+}
+
+// The job's directory belongs to its account and is closed to everyone else.
+Status LocalExecutor::prepare_job_dir(JobId job, const RunAs& as) const {
+  const std::string dir = job_dir(job);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::filesystem::remove(exit_path(job), ec);  // from an earlier attempt
+  const bool owned = !as.switch_user || chown(dir.c_str(), as.uid, as.gid) == 0;
+  if (!owned || chmod(dir.c_str(), 0700) != 0) {
+    return io_error("cannot give " + dir + " to the job's account: " + std::string(strerror(errno)));
+  }
+  return Status::ok();
+}
+
 Result<ProcessIdentity> LocalExecutor::launch(const LaunchRequest& req) {
   if (procs_.contains(req.job)) {
-    return conflict("job " + std::to_string(req.job.value()) + " is already running");
+    return conflict(job_name(req.job) + " is already running");
   }
-  std::error_code ec;
-  std::filesystem::create_directories(job_dir(req.job), ec);
-  std::filesystem::remove(exit_path(req.job), ec);  // from an earlier attempt
-  SpawnSpec spec{req.argv, options_.base_env, req.cwd.empty() ? job_dir(req.job) : req.cwd,
-                 job_dir(req.job) + "/stdout.log", job_dir(req.job) + "/stderr.log",
-                 exit_path(req.job)};
-  spec.env.insert(spec.env.end(), req.env.begin(), req.env.end());
-  spec.env.push_back("CUDA_VISIBLE_DEVICES=" + join_indexes(req.gpu_indexes));
-  spec.env.push_back("BOREAS_JOB_ID=" + std::to_string(req.job.value()));
+  auto as = account_for(req);
+  if (!as.is_ok()) {
+    return as.status();
+  }
+  BOREAS_RETURN_IF_ERROR(prepare_job_dir(req.job, *as));
+  return start_held(req, *as);
+}
+
+Result<ProcessIdentity> LocalExecutor::start_held(const LaunchRequest& req, const RunAs& as) {
+  SpawnSpec spec{req.argv,
+                 job_env(options_.base_env, as, req),
+                 req.cwd.empty() ? job_dir(req.job) : req.cwd,
+                 job_dir(req.job) + "/stdout.log",
+                 job_dir(req.job) + "/stderr.log",
+                 exit_path(req.job),
+                 as};
   auto spawned = spawn_supervised(spec);
   if (!spawned.is_ok()) {
     return spawned.status();
+  }
+  if (!options_.cgroup_root.empty()) {
+    if (Status s = enter_cgroup(cgroup_of(req.job), spawned->pid); !s.is_ok()) {
+      close(spawned->go_fd);  // held: it exits without running anything
+      waitpid(spawned->pid, nullptr, 0);
+      return s;
+    }
   }
   const auto stat = read_proc_stat(spawned->pid);
   Proc p;
@@ -83,6 +183,7 @@ Result<ProcessIdentity> LocalExecutor::launch(const LaunchRequest& req) {
   p.go_fd = spawned->go_fd;
   p.started = req.started;
   p.time_limit = req.time_limit;
+  p.job = req.job;
   procs_[req.job] = p;
   return p.id;
 }
@@ -120,6 +221,7 @@ AdoptOutcome LocalExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
     p.child = false;
     p.started = req.started;
     p.time_limit = req.time_limit;
+    p.job = req.job;
     procs_[req.job] = p;
     return {true, std::nullopt};
   }
@@ -130,8 +232,20 @@ AdoptOutcome LocalExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
   return {false, classify(req.job, Proc{}, status)};
 }
 
+// Every process of the job but its supervisor, which stays to record how the command ended:
+// the cgroup's members when there is one, else the session, the group and every descendant.
 void LocalExecutor::signal_group(const Proc& p, int sig) const {
-  kill(-p.id.pid, sig);
+  const std::string cgroup = cgroup_of(p.job);
+  if (!cgroup.empty() && sig == SIGKILL) {
+    kill_cgroup(cgroup);
+    return;
+  }
+  const std::vector<int32_t> pids = cgroup.empty() ? job_processes(p.id.pid) : cgroup_pids(cgroup);
+  for (int32_t pid : pids) {
+    if (pid != p.id.pid) {
+      kill(pid, sig);
+    }
+  }
 }
 
 Status LocalExecutor::ask(JobId job, Intent intent, Phase phase) {
@@ -217,6 +331,10 @@ std::vector<JobExit> LocalExecutor::poll(Time now) {
       continue;
     }
     if (auto e = check_exit(it->first, p)) {
+      if (const std::string cgroup = cgroup_of(it->first); !cgroup.empty()) {
+        kill_cgroup(cgroup);  // nothing of the job outlives it
+        remove_cgroup(cgroup);
+      }
       exits.push_back(*e);
       it = procs_.erase(it);
       continue;

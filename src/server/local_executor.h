@@ -1,10 +1,13 @@
 #pragma once
-// Runs jobs as processes on this machine: one process group per job under a supervisor that
-// records the exit status, GPUs by CUDA_VISIBLE_DEVICES, logs in <jobs_dir>/<id>/.
+// Runs jobs as processes on this machine: one session per job under a supervisor that records
+// the exit status, as the job's Unix account when the daemon is root, GPUs by
+// CUDA_VISIBLE_DEVICES, logs in <jobs_dir>/<id>/ (owned by the job's account, mode 0700), and in
+// its own cgroup when a cgroup v2 root is given.
 
 #include <unordered_map>
 
 #include "server/executor.h"
+#include "server/process.h"
 
 namespace boreas::server {
 
@@ -12,6 +15,8 @@ struct LocalExecutorOptions {
   std::string jobs_dir;                        // per-job folders: stdout.log, stderr.log, exit
   Duration grace = Duration::seconds(10);      // between a polite signal and the next step
   std::vector<std::string> base_env;           // e.g. PATH and HOME of the daemon
+  bool allow_root_jobs = false;                // as root: may a job run as uid 0?
+  std::string cgroup_root = {};                // cgroup v2 directory for per-job cgroups; empty = none
 };
 
 class LocalExecutor final : public Executor {
@@ -43,6 +48,7 @@ class LocalExecutor final : public Executor {
     Phase phase = Phase::kRunning;
     Time deadline = Time::never();  // when the current phase escalates
     bool signal_sent = false;       // the current phase's signal has gone out
+    JobId job;
   };
 
   std::optional<JobExit> check_exit(JobId job, const Proc& p);
@@ -51,6 +57,10 @@ class LocalExecutor final : public Executor {
   void signal_group(const Proc& p, int sig) const;
   JobExit classify(JobId job, const Proc& p, std::optional<int32_t> status) const;
   std::string exit_path(JobId job) const;
+  Result<RunAs> account_for(const LaunchRequest& req) const;
+  Status prepare_job_dir(JobId job, const RunAs& as) const;
+  std::string cgroup_of(JobId job) const;
+  Result<ProcessIdentity> start_held(const LaunchRequest& req, const RunAs& as);
 
   LocalExecutorOptions options_;
   std::unordered_map<JobId, Proc> procs_;

@@ -1,6 +1,8 @@
 #include "server/local_executor.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,7 +34,8 @@ std::string slurp(const std::string& path) {
 class LocalExecutorTest : public ::testing::Test {
  protected:
   LocalExecutor make() {
-    return LocalExecutor({dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}});
+    // Tests run as the daemon's own account (root in CI): jobs without a Unix account allowed.
+    return LocalExecutor({dir_.path() + "/jobs", Duration::millis(300), {"PATH=/usr/bin:/bin"}, true});
   }
   LaunchRequest sh(uint32_t id, const std::string& script, std::vector<uint32_t> gpus = {}) {
     LaunchRequest r;
@@ -241,6 +244,107 @@ TEST(ProcStat, ParsesCommandNamesWithSpacesAndParentheses) {
   EXPECT_EQ(st->state, 'S');
   EXPECT_EQ(st->start_ticks, 987654u);
   EXPECT_FALSE(parse_proc_stat("garbage").has_value());
+}
+
+TEST_F(LocalExecutorTest, JobEnvCannotOverrideItsGpusOrId) {
+  auto ex = make();
+  LaunchRequest r = sh(20, "env | grep -c '^CUDA_VISIBLE_DEVICES='; echo \"$CUDA_VISIBLE_DEVICES $BOREAS_JOB_ID $SEED\"",
+                       {1});
+  r.env = {"CUDA_VISIBLE_DEVICES=0,1,2,3", "BOREAS_JOB_ID=99", "NVIDIA_VISIBLE_DEVICES=all", "SEED=7"};
+  start(ex, r);
+  EXPECT_EQ(wait_exit(ex).kind, ExitKind::kCompleted);
+  // One CUDA_VISIBLE_DEVICES (a duplicate would let getenv pick either), the allocation's value.
+  EXPECT_EQ(slurp(ex.job_dir(JobId(20)) + "/stdout.log"), "1\n1 20 7\n");
+}
+
+bool alive(const std::string& pid_text) {
+  const int32_t pid = std::stoi(pid_text);
+  const auto st = read_proc_stat(pid);
+  return st && st->state != 'Z';
+}
+
+TEST_F(LocalExecutorTest, CancelKillsAChildThatLeftTheSessionWithSetsid) {
+  auto ex = make();
+  start(ex, sh(21, "setsid sh -c 'echo $$ > " + file("escaped") + "; exec sleep 300' & "
+                   "while [ ! -s " + file("escaped") + " ]; do sleep 0.01; done; touch " + file("ready") +
+                   "; sleep 300"));
+  wait_for_file("ready");
+  const std::string escaped = slurp(file("escaped"));
+  ASSERT_TRUE(alive(escaped));
+  ASSERT_TRUE(ex.cancel(JobId(21)).is_ok());
+  EXPECT_EQ(wait_exit(ex).kind, ExitKind::kCancelled);
+  EXPECT_FALSE(alive(escaped)) << "the setsid child " << escaped << " survived cancel";
+}
+
+TEST_F(LocalExecutorTest, WhatAJobLeavesRunningDiesWithIt) {
+  auto ex = make();
+  start(ex, sh(22, "setsid sh -c 'echo $$ > " + file("daemon") + "; exec sleep 300' & "
+                   "while [ ! -s " + file("daemon") + " ]; do sleep 0.01; done; exit 0"));
+  EXPECT_EQ(wait_exit(ex).kind, ExitKind::kCompleted);
+  const std::string daemon = slurp(file("daemon"));
+  EXPECT_FALSE(alive(daemon)) << "process " << daemon << " outlived its job";
+}
+
+TEST(JobProcesses, FindsDescendantsOutsideTheSession) {
+  // A fake leader: this test's child in its own session, with a grandchild in yet another one.
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t leader = fork();
+  if (leader == 0) {
+    setsid();
+    if (fork() == 0) {
+      setsid();
+      (void)!write(ready[1], "x", 1);
+      pause();
+      _exit(0);
+    }
+    pause();
+    _exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  const auto members = job_processes(leader);
+  EXPECT_EQ(members.size(), 1u);  // the grandchild; the leader itself is left out
+  for (int32_t pid : members) {
+    EXPECT_EQ(read_proc_stat(pid)->ppid, leader);
+    kill(pid, SIGKILL);
+  }
+  kill(leader, SIGKILL);
+  waitpid(leader, nullptr, 0);
+  close(ready[0]);
+  close(ready[1]);
+}
+
+TEST(ProcStat, ReadsParentGroupAndSession) {
+  const auto st = parse_proc_stat("42 (a b) c) S 7 8 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1234 0");
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->ppid, 7);
+  EXPECT_EQ(st->pgrp, 8);
+  EXPECT_EQ(st->session, 9);
+  EXPECT_EQ(st->start_ticks, 1234u);
+}
+
+TEST(ExitStatus, AFifoOrLinkInTheJobDirectoryIsNotRead) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/exit";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(read_exit_status(fifo).has_value());  // and it returns at once instead of blocking
+  const std::string target = dir.path() + "/real";
+  std::ofstream(target) << "0";
+  const std::string link = dir.path() + "/link";
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  EXPECT_FALSE(read_exit_status(link).has_value());
+  EXPECT_EQ(read_exit_status(target), 0);
+}
+
+TEST(ReservedEnv, GpuVariablesAndBoreasPrefix) {
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                           "HIP_VISIBLE_DEVICES", "BOREAS_JOB_ID", "BOREAS_X"}) {
+    EXPECT_TRUE(is_reserved_env(name)) << name;
+  }
+  for (const char* name : {"CUDA_HOME", "SEED", "BOREAS", "MY_BOREAS_X", "cuda_visible_devices"}) {
+    EXPECT_FALSE(is_reserved_env(name)) << name;
+  }
 }
 
 }  // namespace

@@ -50,6 +50,11 @@ constexpr std::array kMigrations = {
     Migration{6, "preemptions and time run, which each scheduling round's state carries",
               "ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;"
               "ALTER TABLE jobs ADD COLUMN ran_us INTEGER NOT NULL DEFAULT 0;"},
+    Migration{7, "tokens: Unix account, expiry, revocation; names looked up",
+              "ALTER TABLE tokens ADD COLUMN unix_user TEXT NOT NULL DEFAULT '';"
+              "ALTER TABLE tokens ADD COLUMN expires_us INTEGER NOT NULL DEFAULT 0;"  // 0 = never
+              "ALTER TABLE tokens ADD COLUMN revoked_us INTEGER NOT NULL DEFAULT 0;"  // 0 = live
+              "CREATE INDEX tokens_by_name ON tokens(name);"},
 };
 
 }  // namespace

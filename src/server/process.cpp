@@ -1,15 +1,21 @@
 #include "server/process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 namespace boreas::server {
 namespace {
@@ -26,6 +32,7 @@ struct ChildPlan {
   const char* err;
   const char* exit_path;
   std::string exit_tmp;
+  const RunAs* run_as;
 };
 
 std::vector<char*> c_strings(const std::vector<std::string>& v) {
@@ -75,6 +82,23 @@ void redirect(int target, const char* path, int flags) {
   }
 }
 
+[[noreturn]] void cannot_run(const char* msg, size_t n) {
+  write_all(STDERR_FILENO, msg, n);
+  _exit(kExitCannotRun);
+}
+
+// Groups, then group, then user: after setuid the process could no longer change the others.
+void drop_privileges(const RunAs& as) {
+  if (!as.switch_user) {
+    return;
+  }
+  static const char kMsg[] = "boreas: cannot switch to the job's Unix account\n";
+  if (setgroups(as.groups.size(), as.groups.data()) != 0 || setgid(as.gid) != 0 || setuid(as.uid) != 0 ||
+      (as.uid != 0 && setuid(0) == 0)) {
+    cannot_run(kMsg, sizeof(kMsg) - 1);
+  }
+}
+
 [[noreturn]] void run_command(const ChildPlan& plan) {
   sigset_t none;
   sigemptyset(&none);
@@ -82,6 +106,8 @@ void redirect(int target, const char* path, int flags) {
   for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE}) {
     signal(sig, SIG_DFL);
   }
+  umask(022);  // the daemon's own is 077
+  drop_privileges(*plan.run_as);  // before the logs are opened: the job's owner owns its directory
   redirect(STDIN_FILENO, "/dev/null", O_RDONLY);
   redirect(STDOUT_FILENO, plan.out, O_WRONLY | O_CREAT | O_APPEND);
   redirect(STDERR_FILENO, plan.err, O_WRONLY | O_CREAT | O_APPEND);
@@ -96,8 +122,10 @@ void redirect(int target, const char* path, int flags) {
   _exit(kExitCannotRun);
 }
 
+// The job's owner owns the directory: never follow a link planted there, never reuse a file.
 void record_exit(const ChildPlan& plan, int status) {
-  const int fd = open(plan.exit_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  unlink(plan.exit_tmp.c_str());
+  const int fd = open(plan.exit_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     return;
   }
@@ -109,8 +137,90 @@ void record_exit(const ChildPlan& plan, int status) {
   rename(plan.exit_tmp.c_str(), plan.exit_path);
 }
 
+// Parses the parent pid and state out of the text of /proc/PID/stat (async-signal-safe).
+bool stat_ppid(const char* buf, size_t n, char& state, int32_t& ppid) {
+  size_t close = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (buf[i] == ')') {
+      close = i;
+    }
+  }
+  if (close + 4 >= n) {
+    return false;
+  }
+  state = buf[close + 2];
+  ppid = 0;
+  for (size_t i = close + 4; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) {
+    ppid = ppid * 10 + (buf[i] - '0');
+  }
+  return true;
+}
+
+// SIGKILLs every live child of this process; returns how many (async-signal-safe).
+int kill_children(int32_t self) {
+  const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) {
+    return 0;
+  }
+  int killed = 0;
+  alignas(8) char entries[4096];
+  for (ssize_t n; (n = getdents64(dir, entries, sizeof(entries))) > 0;) {
+    for (ssize_t off = 0; off < n;) {
+      const auto* d = reinterpret_cast<const struct dirent64*>(entries + off);
+      off += d->d_reclen;
+      if (d->d_name[0] < '1' || d->d_name[0] > '9') {
+        continue;
+      }
+      char path[64] = "/proc/";
+      size_t len = 6;
+      for (const char* c = d->d_name; *c != 0 && len < 40; ++c) {
+        path[len++] = *c;
+      }
+      memcpy(path + len, "/stat", 6);
+      const int fd = open(path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        continue;
+      }
+      char stat[512];
+      const ssize_t got = read(fd, stat, sizeof(stat));
+      close(fd);
+      char state = '?';
+      int32_t ppid = 0;
+      if (got > 0 && stat_ppid(stat, static_cast<size_t>(got), state, ppid) && ppid == self && state != 'Z') {
+        int32_t pid = 0;
+        for (const char* c = d->d_name; *c >= '0' && *c <= '9'; ++c) {
+          pid = pid * 10 + (*c - '0');
+        }
+        kill(pid, SIGKILL);
+        ++killed;
+      }
+    }
+  }
+  close(dir);
+  return killed;
+}
+
+// What the command left running (daemons, `setsid` children) was reparented to us, the subreaper:
+// kill it and reap it, round after round, until nothing is left.
+void kill_leftovers() {
+  const int32_t self = getpid();
+  for (int round = 0; round < 1000; ++round) {
+    const int killed = kill_children(self);
+    if (killed == 0) {
+      break;
+    }
+    for (int i = 0; i < killed; ++i) {
+      while (waitpid(-1, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+  while (waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+}
+
 [[noreturn]] void supervise(const ChildPlan& plan, int go_fd) {
-  setpgid(0, 0);
+  setsid();  // the job's own session and process group, both numbered by our pid
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   if (go_fd > 3) {
     close_range(3, static_cast<unsigned>(go_fd) - 1, 0);
   }
@@ -137,6 +247,7 @@ void record_exit(const ChildPlan& plan, int status) {
     while (waitpid(cmd, &status, 0) < 0 && errno == EINTR) {
     }
   }
+  kill_leftovers();
   record_exit(plan, status);
   _exit(0);
 }
@@ -150,9 +261,9 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
   }
   std::istringstream in(text.substr(close_paren + 1));
   ProcStat st;
-  in >> st.state;  // field 3
+  in >> st.state >> st.ppid >> st.pgrp >> st.session;  // fields 3 to 6
   std::string skip;
-  for (int field = 4; field < 22 && in; ++field) {
+  for (int field = 7; field < 22 && in; ++field) {
     in >> skip;
   }
   in >> st.start_ticks;
@@ -203,8 +314,9 @@ Result<Spawned> spawn_supervised(const SpawnSpec& spec) {
   }
   std::vector<std::string> argv = spec.argv;
   argv[0] = *exe;
-  ChildPlan plan{c_strings(argv), c_strings(spec.env), spec.cwd.c_str(), spec.stdout_path.c_str(),
-                 spec.stderr_path.c_str(), spec.exit_path.c_str(), spec.exit_path + ".tmp"};
+  ChildPlan plan{c_strings(argv),         c_strings(spec.env),          spec.cwd.c_str(),
+                 spec.stdout_path.c_str(), spec.stderr_path.c_str(),       spec.exit_path.c_str(),
+                 spec.exit_path + ".tmp",  &spec.run_as};
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return io_error("cannot create a pipe for the job: " + std::string(strerror(errno)));
@@ -218,17 +330,77 @@ Result<Spawned> spawn_supervised(const SpawnSpec& spec) {
     close(fds[1]);
     return io_error("cannot fork the job: " + std::string(strerror(errno)));
   }
-  setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
-  return Spawned{pid, fds[1]};
+  return Spawned{pid, fds[1]};  // the child makes itself a session leader (setsid)
 }
 
 std::optional<int32_t> read_exit_status(const std::string& exit_path) {
-  std::ifstream f(exit_path);
+  const int fd = open(exit_path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    return std::nullopt;
+  }
+  struct stat st {};
+  char buf[32] = {};
+  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const ssize_t n = regular ? read(fd, buf, sizeof(buf) - 1) : -1;
+  close(fd);
+  if (n <= 0) {
+    return std::nullopt;
+  }
   int32_t status = 0;
-  if (!(f >> status)) {
+  std::istringstream in(std::string(buf, static_cast<size_t>(n)));
+  if (!(in >> status)) {
     return std::nullopt;
   }
   return status;
+}
+
+Result<RunAs> lookup_account(const std::string& name) {
+  struct passwd pw {};
+  struct passwd* found = nullptr;
+  std::vector<char> buf(16384);
+  const int err = getpwnam_r(name.c_str(), &pw, buf.data(), buf.size(), &found);
+  if (err != 0 || found == nullptr) {
+    return not_found("Unix account `" + name + "` does not exist on this machine" +
+                     (err != 0 ? " (" + std::string(strerror(err)) + ")" : std::string()) +
+                     "; create it (useradd) or map the token to an existing account");
+  }
+  RunAs as{true, pw.pw_uid, pw.pw_gid, std::vector<gid_t>(64), name, pw.pw_dir};
+  int count = static_cast<int>(as.groups.size());
+  if (getgrouplist(name.c_str(), pw.pw_gid, as.groups.data(), &count) < 0) {
+    as.groups.resize(static_cast<size_t>(count));
+    getgrouplist(name.c_str(), pw.pw_gid, as.groups.data(), &count);
+  }
+  as.groups.resize(static_cast<size_t>(count));
+  return as;
+}
+
+std::vector<int32_t> job_processes(int32_t leader) {
+  std::unordered_map<int32_t, ProcStat> procs;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const int32_t pid = std::stoi(name);
+    if (auto st = read_proc_stat(pid)) {
+      procs[pid] = *st;
+    }
+  }
+  std::vector<int32_t> out;
+  for (const auto& [pid, st] : procs) {
+    bool member = pid != leader && (st.session == leader || st.pgrp == leader);
+    int32_t up = st.ppid;
+    for (int depth = 0; !member && pid != leader && up > 1 && depth < 4096; ++depth) {
+      member = up == leader;
+      const auto it = procs.find(up);
+      up = it == procs.end() ? 0 : it->second.ppid;
+    }
+    if (member) {
+      out.push_back(pid);
+    }
+  }
+  return out;
 }
 
 }  // namespace boreas::server

@@ -4,7 +4,12 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <sstream>
+
+#include "server/process.h"
 
 namespace boreas::server {
 namespace {
@@ -58,13 +63,52 @@ std::string salted_hash(const std::string& salt, const std::string& secret) {
   return hex(digest, sizeof(digest));
 }
 
-Result<std::string> create_token(Store& store, const TokenRequest& req, int64_t now_us) {
-  if (req.name.empty()) {
-    return invalid_argument("a token needs a name (who it is for); pass --name");
+namespace {
+
+constexpr const char* kTokenColumns = "name, role, queues, unix_user, created_us, expires_us, revoked_us";
+
+Result<std::string> fresh_name(Store& store, Role role) {
+  auto rows = store.query({"SELECT name FROM tokens WHERE name LIKE ?1", {std::string(to_string(role)) + "-%"}});
+  if (!rows.is_ok()) {
+    return rows.status();
   }
+  const std::string prefix = std::string(to_string(role)) + "-";
+  uint64_t highest = 0;
+  for (const SqlRow& r : *rows) {
+    const std::string n = as_text(r[0]).substr(prefix.size());
+    if (!n.empty() && n.size() < 10 && n.find_first_not_of("0123456789") == std::string::npos) {
+      highest = std::max<uint64_t>(highest, std::stoull(n));
+    }
+  }
+  return prefix + std::to_string(highest + 1);
+}
+
+Status check_request(const TokenRequest& req) {
   if (req.role != Role::kAdmin && req.queues.empty()) {
     return invalid_argument("a " + std::string(to_string(req.role)) +
                             " token needs at least one queue; pass --queues a,b");
+  }
+  if (!req.unix_user.empty()) {
+    auto account = lookup_account(req.unix_user);
+    if (!account.is_ok()) {
+      return account.status().with_context("--unix-user: ");
+    }
+  }
+  return Status::ok();
+}
+
+TokenInfo token_from_row(const SqlRow& r) {
+  return {as_text(r[0]),      parse_role(as_text(r[1])).value_or(Role::kViewer),
+          split_queue_list(as_text(r[2])), as_text(r[3]), as_int(r[4]), as_int(r[5]), as_int(r[6])};
+}
+
+}  // namespace
+
+Result<CreatedToken> create_token(Store& store, const TokenRequest& req, int64_t now_us) {
+  BOREAS_RETURN_IF_ERROR(check_request(req));
+  auto name = req.name.empty() ? fresh_name(store, req.role) : Result<std::string>(req.name);
+  if (!name.is_ok()) {
+    return name.status();
   }
   auto id = random_hex(8);
   auto secret = random_hex(32);
@@ -72,17 +116,27 @@ Result<std::string> create_token(Store& store, const TokenRequest& req, int64_t 
   if (!id || !secret || !salt) {
     return internal_error("the system random generator failed; no token was created");
   }
-  Status s = store.write_sync({{{"INSERT INTO tokens(id, salt, hash, name, role, queues, created_us)"
-                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                                 {*id, *salt, salted_hash(*salt, *secret), req.name,
-                                  std::string(to_string(req.role)), join(req.queues), now_us}}}});
+  // One statement: the name check and the insert cannot be split by another `token create`.
+  Status s = store.write_sync(
+      {{{"INSERT INTO tokens(id, salt, hash, name, role, queues, created_us, unix_user, expires_us)"
+         " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE name = ?4)",
+         {*id, *salt, salted_hash(*salt, *secret), *name, std::string(to_string(req.role)), join(req.queues),
+          now_us, req.unix_user, req.expires_us}}}});
   if (!s.is_ok()) {
     return s;
   }
-  return std::string(kPrefix) + *id + "_" + *secret;
+  auto mine = store.query({"SELECT 1 FROM tokens WHERE id = ?1", {*id}});
+  if (!mine.is_ok()) {
+    return mine.status();
+  }
+  if (mine->empty()) {
+    return conflict("a token named `" + *name + "` already exists (names own jobs and stay taken after "
+                    "revocation); choose another --name (see `boreas token list`)");
+  }
+  return CreatedToken{*name, std::string(kPrefix) + *id + "_" + *secret};
 }
 
-std::optional<Principal> authenticate(Store& store, const std::string& token) {
+std::optional<Principal> authenticate(Store& store, const std::string& token, int64_t now_us) {
   if (token.rfind(kPrefix, 0) != 0) {
     return std::nullopt;
   }
@@ -92,7 +146,9 @@ std::optional<Principal> authenticate(Store& store, const std::string& token) {
   }
   const std::string id = token.substr(kPrefix.size(), sep - kPrefix.size());
   const std::string secret = token.substr(sep + 1);
-  auto rows = store.query({"SELECT salt, hash, name, role, queues FROM tokens WHERE id = ?1", {id}});
+  auto rows = store.query({"SELECT salt, hash, name, role, queues, unix_user, expires_us, revoked_us "
+                           "FROM tokens WHERE id = ?1",
+                           {id}});
   if (!rows.is_ok() || rows->size() != 1) {
     return std::nullopt;
   }
@@ -102,11 +158,63 @@ std::optional<Principal> authenticate(Store& store, const std::string& token) {
   if (got.size() != expected.size() || CRYPTO_memcmp(got.data(), expected.data(), got.size()) != 0) {
     return std::nullopt;
   }
+  const int64_t expires = as_int(r[6]);
+  if (as_int(r[7]) != 0 || (expires != 0 && now_us >= expires)) {
+    return std::nullopt;
+  }
   auto role = parse_role(as_text(r[3]));
   if (!role) {
     return std::nullopt;
   }
-  return Principal{as_text(r[2]), *role, split_queue_list(as_text(r[4]))};
+  return Principal{as_text(r[2]), *role, split_queue_list(as_text(r[4])), as_text(r[5])};
+}
+
+Result<std::string> job_account(const Principal& who, bool allow_root_jobs) {
+  if (geteuid() != 0) {
+    return who.unix_user;  // the executor runs it as the daemon's own account
+  }
+  const std::string token = "token `" + who.name + "`";
+  if (who.unix_user.empty()) {
+    if (allow_root_jobs) {
+      return std::string();
+    }
+    return invalid_argument(token + " maps to no Unix account and the daemon runs as root, so its jobs would "
+                            "run as root; an admin recreates it with `boreas token create --unix-user NAME` "
+                            "(or starts the daemon with --allow-root-jobs)");
+  }
+  auto account = lookup_account(who.unix_user);
+  if (!account.is_ok()) {
+    return account.status().with_context(token + ": ");
+  }
+  if (account->uid == 0 && !allow_root_jobs) {
+    return invalid_argument(token + " maps to `" + who.unix_user + "`, uid 0; jobs run as root only when "
+                            "the daemon is started with --allow-root-jobs");
+  }
+  return who.unix_user;
+}
+
+Result<std::vector<TokenInfo>> list_tokens(Store& store) {
+  auto rows = store.query({std::string("SELECT ") + kTokenColumns + " FROM tokens ORDER BY created_us, name", {}});
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  std::vector<TokenInfo> out;
+  for (const SqlRow& r : *rows) {
+    out.push_back(token_from_row(r));
+  }
+  return out;
+}
+
+Status revoke_token(Store& store, const std::string& name, int64_t now_us) {
+  auto live = store.query({"SELECT id FROM tokens WHERE name = ?1 AND revoked_us = 0", {name}});
+  if (!live.is_ok()) {
+    return live.status();
+  }
+  if (live->empty()) {
+    return not_found("no live token named `" + name + "`; `boreas token list` shows the names");
+  }
+  return store.write_sync({{{"UPDATE tokens SET revoked_us = ?2 WHERE name = ?1 AND revoked_us = 0",
+                             {name, now_us}}}});
 }
 
 }  // namespace boreas::server

@@ -24,9 +24,11 @@ kill_jobs() {
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # start_daemon [extra serve args...]: starts on $PORT (0 the first time) and waits until ready.
+# Tests run as root with tokens mapped to no Unix account, so their jobs run as root: allowed
+# explicitly (ROOT_JOBS= turns that off, as live_identity.sh does).
 start_daemon() {
   "$BOREAS" serve --cluster "${CLUSTER:-$SRC/tests/server/local.yaml}" --data-dir "$DATA" \
-    --listen "127.0.0.1:$PORT" --grace 1 "$@" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
+    --listen "127.0.0.1:$PORT" --grace 1 ${ROOT_JOBS---allow-root-jobs} "$@" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
   DAEMON_PID=$!
   for _ in $(seq 200); do
     if grep -q 'listening on' "$WORK/serve.out" 2>/dev/null; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Auth matrix through the real daemon: every role × own/other queue (and own/other job) × every
 # mutating route gives the expected 2xx/401/403, and every one of those requests is audited.
+# Then tokens (unique names, list, revoke, expiry) and who sees a job's env.
 source "$(dirname "$0")/lib.sh"
 start_daemon
 ADMIN=$(token admin '*' root)
@@ -63,6 +64,48 @@ done
 [ "$rows" = "$requests" ] || fail "audit has $rows rows for $requests mutating requests"
 denied=$(sqlite3 "$DATA/boreas.db" "SELECT COUNT(*) FROM audit WHERE who='vera' AND action='cancel' AND result='403'")
 [ "$denied" = 3 ] || fail "viewer's denied cancels are not audited ($denied)"
+# Token names are unique (they own jobs); without --name one is generated.
+if token user team-b alice >/dev/null; then fail "a second token named alice was created"; fi
+grep -q '`alice` already exists' "$WORK/token.err" || fail "duplicate name refused unclearly: $(cat "$WORK/token.err")"
+for n in 1 2; do
+  "$BOREAS" token create --data-dir "$DATA" --role viewer --queues team-a >/dev/null 2>"$WORK/gen.err"
+  grep -q "token \`viewer-$n\`" "$WORK/gen.err" || fail "generated name is not viewer-$n: $(cat "$WORK/gen.err")"
+done
+# list: one line per token with its role, queues and account, never a secret.
+list=$("$BOREAS" token list --data-dir "$DATA")
+grep -qP '^alice\tuser\tteam-a\t-\t\S+\tnever\tlive$' <<<"$list" || fail "token list misses alice: $list"
+[ "$(grep -c . <<<"$list")" = 9 ] || fail "token list has not header + 8 tokens: $list"
+for t in "$ADMIN" "$ALICE" "$BOB"; do
+  ! grep -q "${t##*_}" <<<"$list" || fail "token list shows a secret"
+done
+# Revoked and expired tokens get 401.
+[ "$(code_of "$(api "$BOB" GET /v1/queues)")" = 200 ] || fail "bob's token does not work before revocation"
+"$BOREAS" token revoke bob --data-dir "$DATA" 2>/dev/null
+[ "$(code_of "$(api "$BOB" GET /v1/queues)")" = 401 ] || fail "a revoked token still works"
+"$BOREAS" token list --data-dir "$DATA" | grep -qP '^bob\t.*\trevoked ' || fail "list does not show bob revoked"
+if "$BOREAS" token revoke bob --data-dir "$DATA" 2>/dev/null; then fail "revoking twice succeeded"; fi
+SHORT=$("$BOREAS" token create --data-dir "$DATA" --role viewer --queues team-a --name short --expires 1s 2>/dev/null)
+[ "$(code_of "$(api "$SHORT" GET /v1/queues)")" = 200 ] || fail "a fresh expiring token does not work"
+sleep 1.1
+[ "$(code_of "$(api "$SHORT" GET /v1/queues)")" = 401 ] || fail "an expired token still works"
+if "$BOREAS" token create --data-dir "$DATA" --role viewer --queues a --expires 5x 2>"$WORK/exp.err"; then
+  fail "--expires 5x accepted"
+fi
+grep -q 'e.g. 30d' "$WORK/exp.err" || fail "bad --expires not explained: $(cat "$WORK/exp.err")"
+
+# A job's env is shown to its owner and admins only; queue members see the job without it.
+id=$(submit "$ALICE" '{"command":["sleep","60"],"queue":"team-a","env":{"API_KEY":"s3cret"}}')
+for who in ALICE ADMIN; do
+  api "${!who}" GET "/v1/jobs/$id" | grep -q s3cret || fail "$who does not see the env of alice's job"
+done
+DAVE=$(token user team-a dave)
+for who in QA VIEWER DAVE; do
+  r=$(api "${!who}" GET "/v1/jobs/$id")
+  [ "$(code_of "$r")" = 200 ] && ! grep -q s3cret <<<"$r" || fail "$who sees the env of alice's job: $r"
+  r=$(api "${!who}" GET "/v1/jobs?queue=team-a")
+  grep -q "\"id\":$id," <<<"$r" && ! grep -q s3cret <<<"$r" || fail "$who's list shows alice's env: $r"
+done
+
 for id in $(api "$ADMIN" GET "/v1/jobs?state=running" | grep -o '"id":[0-9]*' | cut -d: -f2); do
   api "$ADMIN" POST "/v1/jobs/$id/cancel" >/dev/null
 done
