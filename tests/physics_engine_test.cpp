@@ -172,6 +172,28 @@ TEST(PhysicsEngine, ReachedOnsetIsNotAwaitedAgain) {
   EXPECT_LT(out->result.events, 100u);
 }
 
+// The same floor, and a GPU that overshot its limit while a neighbour heated the rack: two busy
+// nodes (2 × 5300 W) in a rack cooled for 3 kW at 28 °C raise the inlet to 35.6 °C, so the GPUs
+// head for 85.6 °C, past 85, at clock 1. At 3000 s (many time constants later) node 1's job ends;
+// the rack draws 5300 + 2420 W,
+// the inlet falls to 32.72 °C and node 0's GPUs, above 85 °C, cool back towards 82.72 °C. The
+// engine used to await their "onset" — a temperature they already had — every microsecond until
+// they cooled (about 10^7 events; it hung on Philly at load 0.9 on hybrid-512).
+TEST(PhysicsEngine, AGpuCoolingBackFromAboveItsLimitIsNotAwaited) {
+  Cluster c = hot_node(28, 1, 2);
+  c.racks[0].cooling_limit_kw = 3;
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 5000).add(0, 8, 3000);
+  sim::EngineOptions e = physics("thermal");
+  const models::ParamOverride floor[] = {{"power.min_clock", 1}};
+  ASSERT_TRUE(sim::apply_param_overrides(e.physics, floor).is_ok());
+  auto out = run(c, jobs, e);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->result.jobs[0].end.to_seconds(), 5000);
+  EXPECT_EQ(out->result.jobs[1].end.to_seconds(), 3000);
+  EXPECT_LT(out->result.events, 100u);
+}
+
 // An unknown name is refused before anything changes.
 TEST(PhysicsEngine, ParamOverrideOfAnUnknownNameFails) {
   sim::EngineOptions e = physics("thermal");

@@ -168,6 +168,12 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   const double inlet =
       thermal ? models::rack_inlet_c(zone, rk, rack_w / 1000.0, options_.thermal) : zone.inlet_c;
   Duration next = Duration::infinite();
+  // A GPU left at its limit at full clock is looked at again a microsecond later — a second pass,
+  // since this pass took the inlet from the clocks it started with — but only if this pass changed
+  // a clock: with nothing changed the second pass would find the same and ask again, every
+  // microsecond until the GPU cooled (min_clock = 1, where GPUs overshoot their limit).
+  bool at_limit = false;
+  bool clocks_changed = false;
   size_t k = 0;
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
@@ -184,6 +190,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
         onset_reached = ts.level != models::Throttle::kNone && clock == 1.0;
       }
       if (clock != clock_[g]) {
+        clocks_changed = true;
         throttled_ += (clock < 1.0 ? 1 : 0) - (clock_[g] < 1.0 ? 1 : 0);
         clock_[g] = clock;
         rack_w -= power_w_[g];
@@ -196,8 +203,12 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
       // A GPU whose software slowdown is a clock of 1 (min_clock = 1) has reached its onset:
       // awaiting it again would fire every microsecond.
       if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0 && !onset_reached) {
-        next =
-            std::min(next, models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc));
+        const Duration reach = models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc);
+        if (reach > Duration::zero()) {
+          next = std::min(next, reach);
+        } else {
+          at_limit = true;  // already at its limit with a steady state under it: cooling back
+        }
       }
     }
   }
@@ -205,6 +216,9 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   rack_power_w_[rack] = rack_w;
   rack_inlet_c_[rack] = inlet;
   ++rack_version_[rack];
+  if (at_limit && clocks_changed) {
+    next = Duration::zero();
+  }
   if (next != Duration::infinite()) {
     events_.push_back(RackEvent{t + std::max(next, Duration::micros(1)), rack, rack_version_[rack]});
   }
