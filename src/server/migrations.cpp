@@ -50,6 +50,11 @@ constexpr std::array kMigrations = {
     Migration{6, "preemptions and time run, which each scheduling round's state carries",
               "ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;"
               "ALTER TABLE jobs ADD COLUMN ran_us INTEGER NOT NULL DEFAULT 0;"},
+    Migration{7, "idempotency keys (a retried submit returns the first job); audit rows name the peer",
+              "ALTER TABLE audit ADD COLUMN peer TEXT NOT NULL DEFAULT '';"
+              "ALTER TABLE jobs ADD COLUMN idempotency_key TEXT;"
+              "CREATE UNIQUE INDEX jobs_by_idempotency_key ON jobs(owner, idempotency_key)"
+              "  WHERE idempotency_key IS NOT NULL;"},
 };
 
 }  // namespace

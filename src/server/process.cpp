@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -26,6 +27,7 @@ struct ChildPlan {
   const char* err;
   const char* exit_path;
   std::string exit_tmp;
+  std::string exit_dir;  // fsync'd after the rename, so the exit file's name survives power loss
 };
 
 std::vector<char*> c_strings(const std::vector<std::string>& v) {
@@ -107,6 +109,11 @@ void record_exit(const ChildPlan& plan, int status) {
   fsync(fd);
   close(fd);
   rename(plan.exit_tmp.c_str(), plan.exit_path);
+  const int dir = open(plan.exit_dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    fsync(dir);
+    close(dir);
+  }
 }
 
 [[noreturn]] void supervise(const ChildPlan& plan, int go_fd) {
@@ -204,7 +211,8 @@ Result<Spawned> spawn_supervised(const SpawnSpec& spec) {
   std::vector<std::string> argv = spec.argv;
   argv[0] = *exe;
   ChildPlan plan{c_strings(argv), c_strings(spec.env), spec.cwd.c_str(), spec.stdout_path.c_str(),
-                 spec.stderr_path.c_str(), spec.exit_path.c_str(), spec.exit_path + ".tmp"};
+                 spec.stderr_path.c_str(), spec.exit_path.c_str(), spec.exit_path + ".tmp",
+                 std::filesystem::path(spec.exit_path).parent_path().string()};
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return io_error("cannot create a pipe for the job: " + std::string(strerror(errno)));
