@@ -33,14 +33,11 @@ ApiServer::ApiServer(Controller& controller, Store& store, MetricsRegistry& metr
       store_(store),
       metrics_(metrics),
       options_(options),
-      http_(std::make_unique<httplib::Server>()) {
+      http_(std::make_unique<GuardedServer>(options.limits)),
+      listener_(static_cast<GuardedServer*>(http_.get())) {
   requests_ = &metrics.add("boreas_http_requests_total", "HTTP requests answered, by method and status code.",
                            MetricType::kCounter, {"method", "code"});
   http_->set_payload_max_length(options_.max_body_bytes);
-  http_->set_keep_alive_max_count(1000);
-  http_->set_tcp_nodelay(true);  // small JSON answers must not wait for delayed ACKs
-  const int threads = options_.threads;
-  http_->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   http_->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     send_error(res, 500, "internal error while handling the request; see the daemon's log");
   });
@@ -55,18 +52,11 @@ ApiServer::ApiServer(Controller& controller, Store& store, MetricsRegistry& metr
 
 ApiServer::~ApiServer() { stop(); }
 
-Result<int> ApiServer::bind(const std::string& host, int port) {
-  const int bound = port == 0 ? http_->bind_to_any_port(host) : (http_->bind_to_port(host, port) ? port : -1);
-  if (bound <= 0) {
-    return io_error("cannot listen on " + host + ":" + std::to_string(port) +
-                    "; is the port in use? use port 0 to pick a free one");
-  }
-  return bound;
-}
+Result<int> ApiServer::bind(const std::string& host, int port) { return listener_->bind_port(host, port); }
 
-void ApiServer::run() { http_->listen_after_bind(); }
+void ApiServer::run() { listener_->serve(); }
 
-void ApiServer::stop() { http_->stop(); }
+void ApiServer::stop() { listener_->shutdown(); }
 
 void ApiServer::note_request(const httplib::Request& req, int status) {
   if (status == 401) {

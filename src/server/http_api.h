@@ -10,20 +10,16 @@
 
 #include "core/status.h"
 #include "server/controller.h"
+#include "server/http_listener.h"
 #include "server/json_log.h"
 #include "server/metrics.h"
 #include "server/store.h"
-
-namespace httplib {
-class Server;
-struct Request;
-}
 
 namespace boreas::server {
 
 struct ApiOptions {
   size_t max_body_bytes = 1 << 20;
-  int threads = 32;
+  ListenerLimits limits;  // connections, per-peer cap, request deadline (http_listener.h)
 };
 
 class ApiServer {
@@ -61,7 +57,8 @@ class ApiServer {
   std::mutex unauth_mu_;
   std::map<std::string, UnauthenticatedWindow> unauth_;  // by peer address
   ApiOptions options_;
-  std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<httplib::Server> http_;  // routes are added through the base class
+  GuardedServer* listener_;                // the same object: accepts and reads
 };
 
 // HTTP status for a Status code: 400, 404, 409, 503 (the store cannot be written), 500.
