@@ -62,5 +62,27 @@ wait_state "$ADMIN" "$id4" completed
 [ ! -e "$WORK/ran-full" ] || fail "the job whose commit failed ran after the restart"
 [ "$(sqlite3 "$DATA/boreas.db" "SELECT COUNT(*) FROM jobs WHERE idempotency_key='$key'")" = 1 ] ||
   fail "the key is stored with other than one job"
+# Exit files: the supervisor fsyncs the job directory after renaming the exit file into place
+# (seen with strace attached to the daemon and its children; skipped without strace).
+dir_fsync=skipped
+if command -v strace >/dev/null; then
+  strace -f -y -e trace=fsync,rename -p "$DAEMON_PID" -o "$WORK/strace.out" 2>"$WORK/strace.err" &
+  tracer=$!
+  for _ in $(seq 100); do grep -q 'attached' "$WORK/strace.err" 2>/dev/null && break; sleep 0.05; done
+  if grep -q 'attached' "$WORK/strace.err"; then
+    id5=$(submit "$ADMIN" "$(marker traced)")
+    wait_state "$ADMIN" "$id5" completed
+    kill "$tracer"
+    wait "$tracer" 2>/dev/null || true
+    grep -q "rename(\"$DATA/jobs/$id5/exit.tmp\", \"$DATA/jobs/$id5/exit\")" "$WORK/strace.out" ||
+      fail "no rename of job $id5's exit file traced: $(tail -5 "$WORK/strace.out")"
+    sed -n "/rename(.*jobs\/$id5\/exit\")/,\$p" "$WORK/strace.out" | grep -q "fsync([0-9]*<$DATA/jobs/$id5>)" ||
+      fail "job $id5's directory was not fsync'd after its exit file was renamed into place"
+    dir_fsync=checked
+  else
+    kill "$tracer" 2>/dev/null || true
+    echo "strace cannot attach here; exit-file directory fsync not checked" >&2
+  fi
+fi
 stop_daemon
-echo "live durability: ok — disk full answered 503 and ran nothing; recovered; key $key made one job (ids $id1 $id2 $id3 $id4)"
+echo "live durability: ok (exit-file directory fsync $dir_fsync) — disk full answered 503 and ran nothing; recovered; key $key made one job (ids $id1 $id2 $id3 $id4)"
