@@ -122,11 +122,9 @@ Result<Submitted> Controller::submit_once(const Caller& who, SubmitRequest req, 
       [this, who, key, req = std::move(req)]() mutable { return do_submit(who, std::move(req), key); });
   if (p.durable) {
     const Status stored = p.durable->get();
-    const JobId id = p.value->job.id;
-    call<bool>([&] {
-      settle_submit(id, stored.is_ok());
-      return true;
-    });
+    // Not waited for: the controller runs its tasks in order, so any request this client makes
+    // after the answer finds the job settled, and the answer does not wait behind a round.
+    post([this, id = p.value->job.id, ok = stored.is_ok()] { settle_submit(id, ok); });
     if (!stored.is_ok()) {
       return stored.with_context("the job was not stored and will not run: ");
     }

@@ -51,7 +51,11 @@ class DeadlineStream : public httplib::Stream {
   bool has_buffered() const { return pos_ < len_; }
 
   bool is_readable() const override { return has_buffered() || wait_for(fd_, POLLIN, deadline_, stopping_); }
-  bool is_writable() const override { return wait_for(fd_, POLLOUT, after(Duration::seconds(5)), stopping_); }
+  // Answers are written even while stopping: a change made durable must reach its client.
+  bool is_writable() const override {
+    static const std::atomic<bool> kNever{false};
+    return wait_for(fd_, POLLOUT, after(Duration::seconds(5)), kNever);
+  }
 
   ssize_t read(char* ptr, size_t size) override {
     if (!has_buffered()) {

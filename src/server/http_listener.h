@@ -20,7 +20,7 @@ namespace boreas::server {
 
 struct ListenerLimits {
   int max_connections = 128;  // one worker thread each
-  int per_peer = 16;
+  int per_peer = 32;
   Duration request_deadline = Duration::seconds(10);  // headers and body, from the first byte awaited
   Duration idle_timeout = Duration::seconds(5);       // between keep-alive requests
   int keep_alive_max = 100;                                // requests per connection

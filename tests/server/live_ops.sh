@@ -46,7 +46,7 @@ for event in listening request job.submitted round job.started shutdown recovery
 done
 
 # Slow clients: 100 connections from 127.0.0.2 send a header line now and then, never finishing a
-# request. The per-peer cap admits 16 (the rest are answered 503 at once); /healthz from
+# request. The per-peer cap admits 32 (the rest are answered 503 at once); /healthz from
 # 127.0.0.1 still answers within 2 s.
 python3 - "$PORT" >"$WORK/trickle.out" <<'PY' &
 import socket, sys, time
@@ -78,7 +78,7 @@ sleep 1.5
 code=$(curl -s -m 2 -o /dev/null -w '%{http_code}' "$URL/healthz" || true)
 wait "$trickler" || fail "the trickling client failed"
 [ "$code" = 200 ] || fail "with 100 trickling connections /healthz answered '$code' within 2 s"
-[ "$(cat "$WORK/trickle.out")" = 84 ] || fail "expected 84 of 100 connections refused with 503, got $(cat "$WORK/trickle.out")"
+[ "$(cat "$WORK/trickle.out")" = 68 ] || fail "expected 68 of 100 connections refused with 503, got $(cat "$WORK/trickle.out")"
 
 api "$ADMIN" POST "/v1/jobs/$id/cancel" >/dev/null
 wait_state "$ADMIN" "$id" cancelled
