@@ -38,7 +38,9 @@ bool wait_for(int fd, short events, Clock::time_point deadline, const std::atomi
   return false;
 }
 
-Clock::time_point after(Duration d) { return Clock::now() + std::chrono::microseconds(d.us()); }
+Clock::time_point after(Duration d) {
+  return Clock::now() + std::chrono::microseconds(d.us());
+}
 
 // A socket stream whose reads fail once the current request's deadline has passed, however
 // steadily the bytes trickle in; reads are buffered (httplib reads header lines byte by byte).
@@ -123,11 +125,12 @@ class DeadlineStream : public httplib::Stream {
 };
 
 void refuse(int fd, const std::string& peer) {
-  const std::string body = "{\"error\":\"too many open connections from " + peer +
-                           "; close idle ones or retry later\"}\n";
-  const std::string reply = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                            "Retry-After: 1\r\nConnection: close\r\nContent-Length: " +
-                            std::to_string(body.size()) + "\r\n\r\n" + body;
+  const std::string body =
+      "{\"error\":\"too many open connections from " + peer + "; close idle ones or retry later\"}\n";
+  const std::string reply =
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+      "Retry-After: 1\r\nConnection: close\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
   (void)send(fd, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   close(fd);
 }
@@ -179,7 +182,8 @@ Result<int> GuardedServer::bind_port(const std::string& host, int port) {
     if (fd >= 0) {
       close(fd);
     }
-    return io_error("cannot listen on " + where + ": " + why + "; is the port in use? use port 0 to pick a free one");
+    return io_error("cannot listen on " + where + ": " + why +
+                    "; is the port in use? use port 0 to pick a free one");
   }
   listen_fd_ = fd;
   return bound;
@@ -235,7 +239,9 @@ void GuardedServer::serve() {
   workers_->shutdown();
 }
 
-void GuardedServer::shutdown() { stopping_.store(true); }
+void GuardedServer::shutdown() {
+  stopping_.store(true);
+}
 
 // Keep-alive: each request has its own deadline; between requests the connection may idle.
 void GuardedServer::handle(int fd, const std::string& peer, int peer_port) {

@@ -23,7 +23,7 @@ struct ListenerLimits {
   int per_peer = 32;
   Duration request_deadline = Duration::seconds(10);  // headers and body, from the first byte awaited
   Duration idle_timeout = Duration::seconds(5);       // between keep-alive requests
-  int keep_alive_max = 100;                                // requests per connection
+  int keep_alive_max = 100;                           // requests per connection
 };
 
 class GuardedServer : public httplib::Server {

@@ -58,8 +58,14 @@ void JsonLog::write(std::string_view level, std::string_view event, const nlohma
   std::fflush(out);
 }
 
-void JsonLog::info(std::string_view event, const nlohmann::json& fields) { write("info", event, fields); }
-void JsonLog::warn(std::string_view event, const nlohmann::json& fields) { write("warn", event, fields); }
-void JsonLog::error(std::string_view event, const nlohmann::json& fields) { write("error", event, fields); }
+void JsonLog::info(std::string_view event, const nlohmann::json& fields) {
+  write("info", event, fields);
+}
+void JsonLog::warn(std::string_view event, const nlohmann::json& fields) {
+  write("warn", event, fields);
+}
+void JsonLog::error(std::string_view event, const nlohmann::json& fields) {
+  write("error", event, fields);
+}
 
 }  // namespace boreas::server
