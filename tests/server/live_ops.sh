@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Operating `boreas serve`: one daemon per data dir (the second exits 1 naming the holder's pid);
-# SIGHUP reloads and keeps serving; SIGTERM exits 0 leaving jobs running, and the next start
+# SIGHUP reloads --queues and keeps serving; audit rows name the token and the peer; SIGTERM exits 0 leaving jobs running, and the next start
 # adopts them; JSON-lines logs with --log-file; 100 connections trickling headers cannot make
 # /healthz unreachable.
 source "$(dirname "$0")/lib.sh"
 LOG=$WORK/boreas.log
-start_daemon --log-file "$LOG"
+QUEUES=$WORK/queues.yaml
+echo 'queues: [{name: default, quotas: [{gpu: "*", guaranteed: 8}]}]' >"$QUEUES"
+start_daemon --log-file "$LOG" --queues "$QUEUES"
 ADMIN=$(token admin '*' root)
 
 # One daemon per data dir.
@@ -16,12 +18,24 @@ timeout 10 "$BOREAS" serve --cluster "$SRC/tests/server/local.yaml" --data-dir "
 grep -q "pid $DAEMON_PID" "$WORK/second.err" || fail "the refusal does not name pid $DAEMON_PID: $(cat "$WORK/second.err")"
 [ "$(code_of "$(api "" GET /healthz)")" = 200 ] || fail "the first daemon stopped serving"
 
-# SIGHUP: reloads (logged) and keeps serving.
+# SIGHUP: re-reads --queues (a queue added to the file takes submissions after it; logged) and
+# keeps serving.
+late='{"command":["true"],"queue":"late"}'
+[ "$(code_of "$(api "$ADMIN" POST /v1/jobs "$late")")" = 400 ] || fail "queue 'late' accepted before it exists"
+cat >"$QUEUES" <<'YAML'
+queues:
+  - {name: default, quotas: [{gpu: "*", guaranteed: 6}]}
+  - {name: late, quotas: [{gpu: "*", guaranteed: 2}]}
+YAML
 kill -HUP "$DAEMON_PID"
 for _ in $(seq 100); do grep -q '"event":"reload"' "$LOG" && break; sleep 0.05; done
 grep -q '"event":"reload"' "$LOG" || fail "SIGHUP left no reload line in the log"
 kill -0 "$DAEMON_PID" 2>/dev/null || fail "SIGHUP killed the daemon"
 [ "$(code_of "$(api "" GET /healthz)")" = 200 ] || fail "no answer after SIGHUP"
+late_id=$(submit "$ADMIN" "$late")
+wait_state "$ADMIN" "$late_id" completed
+peer=$(sqlite3 "$DATA/boreas.db" "SELECT who || ' ' || peer FROM audit WHERE target='job/$late_id'")
+[ "$peer" = "root 127.0.0.1" ] || fail "the submit's audit row names '$peer', not the token and the peer"
 
 # A job that runs across a SIGTERM.
 id=$(submit "$ADMIN" '{"command":["sleep","30"],"gpus":1}')
@@ -33,7 +47,7 @@ wait "$DAEMON_PID" || rc=$?
 DAEMON_PID=
 [ "$rc" = 0 ] || fail "SIGTERM: the daemon exited $rc, not 0"
 kill -0 "$pid" 2>/dev/null || fail "SIGTERM: job $id (pid $pid) did not keep running"
-start_daemon --log-file "$LOG"
+start_daemon --log-file "$LOG" --queues "$QUEUES"
 r=$(api "$ADMIN" GET "/v1/jobs/$id")
 [ "$(json_field state "$r")" = running ] || fail "job $id was not adopted by the next start: $r"
 grep -q '"event":"recovery".*"adopted":1' "$LOG" || fail "the recovery log line does not say one job was adopted"
@@ -82,5 +96,10 @@ wait "$trickler" || fail "the trickling client failed"
 
 api "$ADMIN" POST "/v1/jobs/$id/cancel" >/dev/null
 wait_state "$ADMIN" "$id" cancelled
-stop_daemon
-echo "live ops: ok — lock, SIGHUP, SIGTERM (exit 0, job $id adopted), JSON logs, 100 slow clients"
+# SIGINT stops as SIGTERM does.
+kill -INT "$DAEMON_PID"
+rc=0
+wait "$DAEMON_PID" || rc=$?
+DAEMON_PID=
+[ "$rc" = 0 ] || fail "SIGINT: the daemon exited $rc, not 0"
+echo "live ops: ok — lock, SIGHUP reload, SIGTERM (exit 0, job $id adopted), SIGINT, JSON logs, 100 slow clients"
