@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace boreas::server {
 namespace {
@@ -221,6 +222,9 @@ void GuardedServer::serve() {
     socklen_t len = sizeof(addr);
     const int fd = accept4(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len, SOCK_CLOEXEC);
     if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));  // out of descriptors: no busy loop
+      }
       continue;
     }
     int port = 0;
