@@ -62,7 +62,8 @@ class Exchange {
   std::string name() const { return who_ ? who_->name : "-"; }
   Caller caller() const { return {name(), peer_}; }
 
-  // Answers 401/403 (audited when `action` mutates) and returns false unless allowed.
+  // Answers 401/403 and returns false unless allowed; a 403 is audited when `action` mutates
+  // (401s are counted and audited in aggregate by ApiServer::note_unauthenticated).
   bool allow(Action action, const Scope& scope, const std::string& audit_action,
              const std::string& target) {
     const Decision d = authorize(who_, action, scope);
@@ -79,7 +80,7 @@ class Exchange {
                                 ") may not " + std::string(to_string(action)) + " in queue `" +
                                 scope.queue + "`");
     }
-    if (code == 403) {  // 401s are counted and audited in aggregate (ApiServer::note_unauthenticated)
+    if (code == 403) {
       audit(audit_action, target, "403");
     }
     return false;
