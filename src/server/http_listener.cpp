@@ -23,10 +23,11 @@ constexpr int kSliceMs = 200;  // how often a waiting worker looks at the stop f
 // Waits until `fd` has `events` ready, the deadline passes or the server stops.
 bool wait_for(int fd, short events, Clock::time_point deadline, const std::atomic<bool>& stopping) {
   while (!stopping.load()) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
+    const auto remaining = deadline - Clock::now();
+    if (remaining <= Clock::duration::zero()) {  // exact, as DeadlineStream::expired() sees it
       return false;
     }
+    const int64_t left = std::chrono::ceil<std::chrono::milliseconds>(remaining).count();
     pollfd p{fd, events, 0};
     const int n = poll(&p, 1, static_cast<int>(std::min<int64_t>(left, kSliceMs)));
     if (n > 0) {
@@ -51,6 +52,7 @@ class DeadlineStream : public httplib::Stream {
       : fd_(fd), peer_(std::move(peer)), peer_port_(peer_port), stopping_(stopping) {}
 
   void set_deadline(Clock::time_point d) { deadline_ = d; }
+  bool expired() const { return Clock::now() >= deadline_; }
   bool has_buffered() const { return pos_ < len_; }
 
   bool is_readable() const override { return has_buffered() || wait_for(fd_, POLLIN, deadline_, stopping_); }
@@ -257,7 +259,9 @@ void GuardedServer::handle(int fd, const std::string& peer, int peer_port) {
     }
     strm.set_deadline(after(limits_.request_deadline));
     bool closed = false;
-    if (!process_request(strm, n + 1 == limits_.keep_alive_max, closed, nullptr) || closed) {
+    // A request cut at its deadline was answered 400 by httplib; the connection ends with it.
+    if (!process_request(strm, n + 1 == limits_.keep_alive_max, closed, nullptr) || closed ||
+        strm.expired()) {
       break;
     }
   }
