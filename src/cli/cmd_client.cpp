@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -12,6 +13,8 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
 
 #include "cli/command.h"
 
@@ -41,19 +44,34 @@ std::string read_token(const ClientArgs& a) {
   return env_or("BOREAS_TOKEN", "");
 }
 
-// Sends one request; the body of a 2xx answer, else a Status with the server's message.
+// How a request is retried: connection errors and 5xx answers, with back-off. Only requests that
+// are safe to repeat retry (a submit is, with its Idempotency-Key).
+struct Retry {
+  int attempts = 1;
+  int first_delay_ms = 250;
+};
+
+// Sends a request (again per `retry`); the body of a 2xx answer, else a Status with the server's message.
 Result<json> request(const ClientArgs& a, const std::string& method, const std::string& path,
-                     const std::string& body = "") {
+                     const std::string& body = "", const httplib::Headers& extra = {}, Retry retry = {}) {
   const std::string url = a.server.empty() ? env_or("BOREAS_SERVER", "http://127.0.0.1:8080") : a.server;
   httplib::Client client(url);
   client.set_connection_timeout(5);
   client.set_read_timeout(60);
   client.set_tcp_nodelay(true);
-  httplib::Headers headers;
+  httplib::Headers headers = extra;
   if (const std::string t = read_token(a); !t.empty()) {
     headers.emplace("Authorization", "Bearer " + t);
   }
-  auto res = method == "GET" ? client.Get(path, headers) : client.Post(path, headers, body, "application/json");
+  httplib::Result res{nullptr, httplib::Error::Unknown};
+  for (int attempt = 1;; ++attempt) {
+    res = method == "GET" ? client.Get(path, headers) : client.Post(path, headers, body, "application/json");
+    const bool transient = !res || res->status >= 500;
+    if (!transient || attempt >= retry.attempts) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(retry.first_delay_ms << (attempt - 1)));
+  }
   if (!res) {
     return io_error("cannot reach the daemon at " + url + " (" + httplib::to_string(res.error()) +
                     "); start `boreas serve` or set --server / BOREAS_SERVER");
@@ -64,6 +82,17 @@ Result<json> request(const ClientArgs& a, const std::string& method, const std::
     return invalid_argument("HTTP " + std::to_string(res->status) + ": " + msg);
   }
   return j;
+}
+
+// 128 random bits as a UUID-shaped string: names one submit across its retries.
+std::string random_key() {
+  std::random_device rd;
+  std::ostringstream out;
+  out << std::hex << std::setfill('0');
+  for (int i = 0; i < 4; ++i) {
+    out << std::setw(8) << rd() << (i < 3 ? "-" : "");
+  }
+  return out.str();
 }
 
 std::string cell(const json& j, const char* key) {
@@ -173,7 +202,10 @@ int run_submit(const ClientArgs& a, const SubmitArgs& s) {
   }
   std::error_code ec;
   body["cwd"] = std::filesystem::current_path(ec).string();
-  return show(a, request(a, "POST", "/v1/jobs", body.dump()),
+  // A retry after a lost answer or a 5xx sends the same key, so the daemon returns the first job
+  // instead of running it twice.
+  const httplib::Headers key = {{"Idempotency-Key", random_key()}};
+  return show(a, request(a, "POST", "/v1/jobs", body.dump(), key, Retry{5, 250}),
               [](const json& j) { std::cout << "Submitted job " << cell(j, "id") << "\n"; });
 }
 

@@ -4,10 +4,14 @@
 #include <filesystem>
 #include <iostream>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <csignal>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include "cli/command.h"
@@ -21,6 +25,7 @@
 #include "server/gpu_metrics.h"
 #include "server/gpu_probe.h"
 #include "server/http_api.h"
+#include "server/json_log.h"
 #include "server/local_executor.h"
 #include "server/store.h"
 
@@ -44,6 +49,7 @@ struct ServeArgs {
   double gpu_sample_s = 5;
   bool allow_root_jobs = false;
   std::string cgroup_root;
+  std::string log_file;  // empty = stderr
 };
 
 Result<std::pair<std::string, int>> parse_listen(const std::string& s) {
@@ -134,17 +140,85 @@ std::unique_ptr<server::GpuTelemetry> start_gpu_telemetry(server::GpuProbe* prob
   return telemetry;
 }
 
-// Blocks SIGINT/SIGTERM in every thread; one thread waits for them and stops the server.
-std::thread stop_on_signal(server::ApiServer& api) {
+// The signals the daemon handles, blocked in every thread: one thread takes them with sigwait.
+sigset_t daemon_signals() {
   sigset_t set;
   sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  return std::thread([set, &api] {
-    int sig = 0;
-    sigwait(&set, &sig);
-    api.stop();
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    sigaddset(&set, sig);
+  }
+  return set;
+}
+
+// One daemon per data dir: an exclusive flock on DATA/lock, held by the open descriptor for the
+// life of the process (the kernel drops it on any exit, kill -9 included). It names our pid.
+Result<int> lock_data_dir(const std::string& dir) {
+  const std::string path = dir + "/lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return io_error("cannot open " + path + ": " + std::strerror(errno) +
+                    "; check that --data-dir exists and is writable");
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    char buf[32] = {};
+    const ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+    std::string holder = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "unknown";
+    holder.erase(holder.find_last_not_of(" \n") + 1);
+    ::close(fd);
+    return conflict("--data-dir " + dir + " is in use by another boreas serve (pid " + holder +
+                    "); stop that daemon first, or give this one its own data dir");
+  }
+  const std::string pid = std::to_string(getpid()) + "\n";
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+    ::close(fd);
+    return io_error("cannot write " + path + ": " + std::strerror(errno));
+  }
+  return fd;
+}
+
+// SIGHUP: the queue file and the policy built from it again, against the cluster the daemon has.
+// Tokens need no reload: every request looks its token up in the store.
+void reload(const ServeArgs& a, const Cluster& cluster, server::Controller& controller, server::JsonLog& log) {
+  policy::PolicyRegistry registry;
+  policy::register_baseline(registry);
+  auto options = policy_options(a, registry, cluster);
+  auto scheduler = options.is_ok() ? registry.make(a.policy, *options)
+                                   : Result<std::unique_ptr<policy::Scheduler>>(options.status());
+  if (!scheduler.is_ok()) {
+    log.error("reload", {{"signal", "SIGHUP"}, {"error", scheduler.status().message()},
+                         {"kept", "the previous queues and policy"}});
+    return;
+  }
+  std::optional<QueueTree> queues;
+  if (options->tenancy.queues) {
+    queues = *options->tenancy.queues;
+  }
+  const size_t n = queues ? queues->queues.size() : 0;
+  controller.reconfigure(std::move(queues), std::move(*scheduler));
+  log.info("reload", {{"signal", "SIGHUP"}, {"queues", n}, {"policy", a.policy},
+                      {"tokens", "read from the store on every request; nothing to reload"}});
+}
+
+// Waits for the signals blocked by daemon_signals(): SIGHUP reloads, SIGINT/SIGTERM stop the API
+// (the caller then finishes queued commits and leaves jobs running for the next start to adopt).
+std::thread handle_signals(const ServeArgs& a, const Cluster& cluster, server::Controller& controller,
+                           server::ApiServer& api, server::JsonLog& log) {
+  return std::thread([&a, &cluster, &controller, &api, &log] {
+    const sigset_t set = daemon_signals();
+    for (;;) {
+      int sig = 0;
+      if (sigwait(&set, &sig) != 0) {
+        continue;
+      }
+      if (sig == SIGHUP) {
+        reload(a, cluster, controller, log);
+        continue;
+      }
+      log.info("shutdown", {{"signal", sig == SIGINT ? "SIGINT" : "SIGTERM"},
+                            {"jobs", "left running for the next start to adopt"}});
+      api.stop();
+      return;
+    }
   });
 }
 
@@ -155,14 +229,27 @@ Status secure_setup(const ServeArgs& a) {
 }
 
 int run_serve(const ServeArgs& a) {
+  // Before any thread starts (store writer, GPU telemetry, HTTP pool), so every thread inherits
+  // the mask and only handle_signals() ever sees these signals.
+  const sigset_t signals = daemon_signals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  server::JsonLog log;
   auto listen = parse_listen(a.listen);
+  Status logged = listen.is_ok() ? log.open(a.log_file) : listen.status();
+  if (!logged.is_ok()) {
+    return report_error(logged);
+  }
   const auto nvml = server::open_nvml();
-  auto cfg = listen.is_ok() ? load_config(a, nvml.get()) : Result<server::ControllerConfig>(listen.status());
+  auto cfg = load_config(a, nvml.get());
   if (!cfg.is_ok()) {
     return report_error(cfg.status());
   }
   if (Status s = secure_setup(a); !s.is_ok()) {
     return report_error(s);
+  }
+  auto lock = lock_data_dir(a.data_dir);
+  if (!lock.is_ok()) {
+    return report_error(lock.status());
   }
   auto store = server::Store::open(a.data_dir + "/boreas.db");
   if (!store.is_ok()) {
@@ -172,22 +259,29 @@ int run_serve(const ServeArgs& a) {
       {a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env(), a.allow_root_jobs, a.cgroup_root});
   server::MetricsRegistry metrics;
   const auto telemetry = start_gpu_telemetry(nvml.get(), metrics, std::max(a.gpu_sample_s, 0.1));
+  const Cluster cluster = cfg->cluster;
   server::Controller controller(std::move(*cfg), **store, executor, metrics);
+  controller.set_log(&log);
   if (Status s = controller.recover(); !s.is_ok()) {
     return report_error(s);
   }
-  server::ApiServer api(controller, **store, metrics, {.allow_root_jobs = a.allow_root_jobs});
+  server::ApiOptions api_options;
+  api_options.allow_root_jobs = a.allow_root_jobs;
+  server::ApiServer api(controller, **store, metrics, api_options);
+  api.set_log(&log);
   auto port = api.bind(listen->first, listen->second);
   if (!port.is_ok()) {
     return report_error(port.status());
   }
-  std::thread waiter = stop_on_signal(api);
+  std::thread waiter = handle_signals(a, cluster, controller, api, log);
   controller.start();
+  log.info("listening", {{"url", "http://" + listen->first + ":" + std::to_string(*port)}, {"pid", getpid()}});
   std::cout << "boreas: listening on http://" << listen->first << ":" << *port << std::endl;
   api.run();
   controller.stop();
-  pthread_kill(waiter.native_handle(), SIGTERM);
+  pthread_kill(waiter.native_handle(), SIGTERM);  // in case the API stopped on its own
   waiter.join();
+  log.info("stopped", {{"queued_commits", "finished"}});
   return kExitOk;
 }
 
@@ -201,6 +295,8 @@ void add_daemon_command(CLI::App& app, Runner& runner) {
   serve->add_option("--data-dir", args->data_dir, "Where the store and job logs live")->required();
   serve->add_option("--listen", args->listen, "HOST:PORT to listen on; port 0 picks a free one");
   serve->add_option("--grace", args->grace_s, "Seconds between SIGTERM/SIGUSR1 and the next step");
+  serve->add_option("--log-file", args->log_file,
+                    "Append the JSON-lines log here instead of stderr (docs/live.md, Logs)");
   serve->add_option("--gpu-sample", args->gpu_sample_s,
                     "Seconds between NVML samples for the per-GPU metrics (when a driver is present)");
   serve->add_flag("--allow-root-jobs", args->allow_root_jobs,

@@ -1,6 +1,8 @@
 #include "server/controller.h"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 
 #include "server/job_records.h"
 
@@ -107,24 +109,49 @@ Duration Controller::run_round() {
   return call<Duration>([this] { return timed_round(); });
 }
 
-Result<LiveJob> Controller::submit(const std::string& who, SubmitRequest req) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto r = commit(call<Pending<LiveJob>>(
-      [this, who, req = std::move(req)]() mutable { return do_submit(who, std::move(req)); }));
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
-  submit_seconds_->observe({}, took.count());
-  return r;
+Result<LiveJob> Controller::submit(const Caller& who, SubmitRequest req) {
+  auto r = submit_once(who, std::move(req), "");
+  return r.is_ok() ? Result<LiveJob>(std::move(r->job)) : Result<LiveJob>(r.status());
 }
 
-Result<LiveJob> Controller::cancel(const std::string& who, JobId id) {
+// The row is written while the job waits outside the table; the job joins it (and can be
+// scheduled) only once the commit succeeded. A failed commit leaves a gap in the ids, nothing else.
+Result<Submitted> Controller::submit_once(const Caller& who, SubmitRequest req, const std::string& key) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Pending<Submitted> p = call<Pending<Submitted>>(
+      [this, who, key, req = std::move(req)]() mutable { return do_submit(who, std::move(req), key); });
+  if (p.durable) {
+    const Status stored = p.durable->get();
+    // Not waited for: the controller runs its tasks in order, so any request this client makes
+    // after the answer finds the job settled, and the answer does not wait behind a round.
+    post([this, id = p.value->job.id, ok = stored.is_ok()] { settle_submit(id, ok); });
+    if (!stored.is_ok()) {
+      return stored.with_context("the job was not stored and will not run: ");
+    }
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+  submit_seconds_->observe({}, took.count());
+  return std::move(p.value);
+}
+
+void Controller::reconfigure(std::optional<QueueTree> queues, std::shared_ptr<policy::Scheduler> scheduler) {
+  call<bool>([&] {
+    config_.queues = std::move(queues);
+    config_.scheduler = std::move(scheduler);
+    dirty_ = true;
+    return true;
+  });
+}
+
+Result<LiveJob> Controller::cancel(const Caller& who, JobId id) {
   return commit(call<Pending<LiveJob>>([&] { return do_cancel(who, id); }));
 }
 
-Result<LiveJob> Controller::checkpoint(const std::string& who, JobId id) {
+Result<LiveJob> Controller::checkpoint(const Caller& who, JobId id) {
   return commit(call<Pending<LiveJob>>([&] { return do_checkpoint(who, id); }));
 }
 
-Status Controller::set_drained(const std::string& who, const std::string& node, bool drained) {
+Status Controller::set_drained(const Caller& who, const std::string& node, bool drained) {
   auto r = commit(call<Pending<bool>>([&] { return do_drain(who, node, drained); }));
   return r.is_ok() ? Status::ok() : r.status();
 }
@@ -140,13 +167,25 @@ Result<LiveJob> Controller::job(JobId id) {
 }
 
 std::vector<LiveJob> Controller::jobs() {
-  return call<std::vector<LiveJob>>([&] { return jobs_; });
+  return call<std::vector<LiveJob>>([&] {
+    std::vector<LiveJob> out;
+    out.reserve(jobs_.size());
+    std::copy_if(jobs_.begin(), jobs_.end(), std::back_inserter(out),
+                 [](const LiveJob& j) { return !j.placeholder; });
+    return out;
+  });
 }
 
 std::string Controller::node_name(int32_t node) const {
   return node >= 0 && static_cast<size_t>(node) < config_.cluster.nodes.size()
              ? config_.cluster.nodes[static_cast<size_t>(node)].name
              : std::string();
+}
+
+void Controller::note(std::string_view event, const nlohmann::json& fields) {
+  if (log_ != nullptr) {
+    log_->info(event, fields);
+  }
 }
 
 void Controller::write_async(std::vector<SqlStatement> rows) {
@@ -157,7 +196,7 @@ void Controller::write_async(std::vector<SqlStatement> rows) {
 
 LiveJob* Controller::find(JobId id) {
   const uint32_t v = id.value();
-  return v >= 1 && v <= jobs_.size() ? &jobs_[v - 1] : nullptr;
+  return v >= 1 && v <= jobs_.size() && !jobs_[v - 1].placeholder ? &jobs_[v - 1] : nullptr;
 }
 
 }  // namespace boreas::server

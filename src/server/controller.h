@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "core/symbol.h"
 #include "core/topology.h"
 #include "server/executor.h"
+#include "server/json_log.h"
 #include "server/live_job.h"
 #include "server/metrics.h"
 #include "server/store.h"
@@ -48,6 +50,20 @@ struct NodeView {
   std::vector<uint32_t> gpu_jobs;  // per node-local GPU index: the holding job's id, 0 = free
 };
 
+// Who asks for a change: the token's name, and the peer address of the request (both audited).
+struct Caller {
+  Caller(std::string n, std::string p = "") : name(std::move(n)), peer(std::move(p)) {}  // NOLINT
+  Caller(const char* n) : name(n) {}  // NOLINT: tests and tools name callers with literals
+  std::string name;
+  std::string peer;
+};
+
+// A submit's answer: the job, and whether an earlier submit with the same Idempotency-Key made it.
+struct Submitted {
+  LiveJob job;
+  bool replayed = false;
+};
+
 // A change made on the controller thread, and the durable write that backs it.
 template <typename T>
 struct Pending {
@@ -67,10 +83,16 @@ class Controller {
   void stop();
   bool ready() const;
 
-  Result<LiveJob> submit(const std::string& who, SubmitRequest req);
-  Result<LiveJob> cancel(const std::string& who, JobId id);
-  Result<LiveJob> checkpoint(const std::string& who, JobId id);
-  Status set_drained(const std::string& who, const std::string& node, bool drained);
+  Result<LiveJob> submit(const Caller& who, SubmitRequest req);
+  // Nothing runs that is not committed: the job enters the table only once its row is durable.
+  // A non-empty key makes a retried submit (same owner and key) return the first job.
+  Result<Submitted> submit_once(const Caller& who, SubmitRequest req, const std::string& key);
+  // New queue tree and policy (SIGHUP); the cluster stays as it is.
+  void reconfigure(std::optional<QueueTree> queues, std::shared_ptr<policy::Scheduler> scheduler);
+  Result<LiveJob> cancel(const Caller& who, JobId id);
+  Result<LiveJob> checkpoint(const Caller& who, JobId id);
+  Status set_drained(const Caller& who, const std::string& node, bool drained);
+  void set_log(JsonLog* log) { log_ = log; }  // structured logs; none when null (tests)
 
   Result<LiveJob> job(JobId id);
   std::vector<LiveJob> jobs();
@@ -94,10 +116,15 @@ class Controller {
   void post(std::function<void()> task);
 
   // controller thread only
-  Pending<LiveJob> do_submit(const std::string& who, SubmitRequest req);
-  Pending<LiveJob> do_cancel(const std::string& who, JobId id);
-  Pending<LiveJob> do_checkpoint(const std::string& who, JobId id);
-  Pending<bool> do_drain(const std::string& who, const std::string& node, bool drained);
+  Pending<Submitted> do_submit(const Caller& who, SubmitRequest req, const std::string& key);
+  Pending<Submitted> replay(JobId id, const SubmitRequest& req);
+  void settle_submit(JobId id, bool committed);
+  static LiveJob placeholder(JobId id);
+  Status fill_gaps(std::vector<LiveJob>& loaded);
+  Pending<LiveJob> do_cancel(const Caller& who, JobId id);
+  Pending<LiveJob> do_checkpoint(const Caller& who, JobId id);
+  Pending<bool> do_drain(const Caller& who, const std::string& node, bool drained);
+  void note(std::string_view event, const nlohmann::json& fields);
   Status validate(const SubmitRequest& req, int32_t& priority) const;
   LiveJob* find(JobId id);
   void schedule();
@@ -126,12 +153,15 @@ class Controller {
   ControllerConfig config_;
   Store& store_;
   Executor& executor_;
-  std::vector<LiveJob> jobs_;  // index = id - 1
+  std::vector<LiveJob> jobs_;  // index = id - 1; ids with no committed job are placeholders
+  std::map<uint32_t, LiveJob> uncommitted_;  // submits whose rows are being stored, by id
+  std::map<std::pair<std::string, std::string>, JobId> idempotent_;  // (owner, key) -> job
   std::vector<std::vector<uint32_t>> gpu_owner_;  // [node][local index]: the holding job's id, 0 = free
   std::vector<bool> drained_;
   bool dirty_ = true;  // something changed since the last scheduling round
   std::optional<Time> wake_;  // the policy asked to be called again then
   SymbolTable symbols_;
+  JsonLog* log_ = nullptr;
   std::vector<JobSpec> specs_;  // specs_[id - 1]: what ClusterState and the scheduler see
 
   MetricFamily* jobs_gauge_;

@@ -59,7 +59,10 @@ Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
   return invalid_argument("$.priority_class: unknown priority class `" + req.priority_class + "`");
 }
 
-Pending<LiveJob> Controller::do_submit(const std::string& who, SubmitRequest req) {
+Pending<Submitted> Controller::do_submit(const Caller& who, SubmitRequest req, const std::string& key) {
+  if (const auto it = idempotent_.find({who.name, key}); !key.empty() && it != idempotent_.end()) {
+    return replay(it->second, req);
+  }
   int32_t priority = 0;
   Status s = validate(req, priority);
   if (!s.is_ok()) {
@@ -67,20 +70,64 @@ Pending<LiveJob> Controller::do_submit(const std::string& who, SubmitRequest req
   }
   LiveJob job;
   job.id = JobId(static_cast<uint32_t>(jobs_.size() + 1));
-  job.owner = who;
+  job.owner = who.name;
   job.request = std::move(req);
   job.priority = priority;
   job.submit = config_.clock();
   job.reason = "waiting for a scheduling round";
-  jobs_.push_back(job);
+  job.idempotency_key = key;
+  jobs_.push_back(placeholder(job.id));  // until the row is durable
   specs_.push_back(spec_of(job));
-  dirty_ = true;
+  uncommitted_.emplace(job.id.value(), job);
+  if (!key.empty()) {
+    idempotent_[{who.name, key}] = job.id;
+  }
   auto durable = store_.write(
-      {{insert_job_row(job), audit_row(job.submit, who, "submit", job_target(job.id), "ok")}});
-  return {job, std::move(durable)};
+      {{insert_job_row(job), audit_row(job.submit, who.name, "submit", job_target(job.id), "ok", who.peer)}});
+  return {Submitted{job, false}, std::move(durable)};
 }
 
-Pending<LiveJob> Controller::do_cancel(const std::string& who, JobId id) {
+// The same key again: the first job, unless that submit is still being stored or asked for
+// something else (a key names one request, not a slot to reuse).
+Pending<Submitted> Controller::replay(JobId id, const SubmitRequest& req) {
+  if (uncommitted_.count(id.value()) > 0) {
+    return {conflict("a submit with this Idempotency-Key is still being stored; retry in a moment"),
+            std::nullopt};
+  }
+  const LiveJob& first = jobs_[id.value() - 1];
+  if (submit_to_json(first.request) != submit_to_json(req)) {
+    return {conflict("Idempotency-Key already used for job " + std::to_string(id.value()) +
+                     " with a different request; use a new key for a new job"),
+            std::nullopt};
+  }
+  return {Submitted{first, true}, std::nullopt};
+}
+
+void Controller::settle_submit(JobId id, bool committed) {
+  const auto it = uncommitted_.find(id.value());
+  if (it == uncommitted_.end()) {
+    return;
+  }
+  if (committed) {
+    const LiveJob& j = jobs_[id.value() - 1] = std::move(it->second);
+    dirty_ = true;
+    note("job.submitted", {{"job", id.value()}, {"owner", j.owner}, {"queue", j.request.queue},
+                           {"gpus", j.request.gpus}});
+  } else if (!it->second.idempotency_key.empty()) {
+    idempotent_.erase({it->second.owner, it->second.idempotency_key});  // a retry may try again
+  }
+  uncommitted_.erase(it);
+}
+
+LiveJob Controller::placeholder(JobId id) {
+  LiveJob p;
+  p.id = id;
+  p.placeholder = true;
+  p.state = JobState::kCancelled;  // terminal: no round ever sees it
+  return p;
+}
+
+Pending<LiveJob> Controller::do_cancel(const Caller& who, JobId id) {
   LiveJob* j = find(id);
   if (j == nullptr) {
     return {not_found("job " + std::to_string(id.value()) + " does not exist"), std::nullopt};
@@ -98,14 +145,15 @@ Pending<LiveJob> Controller::do_cancel(const std::string& who, JobId id) {
   } else {
     j->state = JobState::kCancelled;
     j->end = now;
-    j->reason = "cancelled by " + who;
+    j->reason = "cancelled by " + who.name;
   }
+  note("job.cancel", {{"job", id.value()}, {"by", who.name}, {"state", to_string(j->state)}});
   auto durable = store_.write(
-      {{update_job_row(*j, now), audit_row(now, who, "cancel", job_target(id), "ok")}});
+      {{update_job_row(*j, now), audit_row(now, who.name, "cancel", job_target(id), "ok", who.peer)}});
   return {*j, std::move(durable)};
 }
 
-Pending<LiveJob> Controller::do_checkpoint(const std::string& who, JobId id) {
+Pending<LiveJob> Controller::do_checkpoint(const Caller& who, JobId id) {
   LiveJob* j = find(id);
   if (j == nullptr) {
     return {not_found("job " + std::to_string(id.value()) + " does not exist"), std::nullopt};
@@ -121,11 +169,11 @@ Pending<LiveJob> Controller::do_checkpoint(const std::string& who, JobId id) {
     j->reason = "checkpoint requested: SIGUSR1 sent; it goes back to the queue when it stops";
   }
   const Time now = config_.clock();
-  auto durable = store_.write({{audit_row(now, who, "checkpoint", job_target(id), "ok")}});
+  auto durable = store_.write({{audit_row(now, who.name, "checkpoint", job_target(id), "ok", who.peer)}});
   return {*j, std::move(durable)};
 }
 
-Pending<bool> Controller::do_drain(const std::string& who, const std::string& node, bool drained) {
+Pending<bool> Controller::do_drain(const Caller& who, const std::string& node, bool drained) {
   const auto& nodes = config_.cluster.nodes;
   const auto it = std::find_if(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == node; });
   if (it == nodes.end()) {
@@ -138,7 +186,7 @@ Pending<bool> Controller::do_drain(const std::string& who, const std::string& no
       {{{"INSERT INTO node_state(name, drained) VALUES (?1, ?2) "
          "ON CONFLICT(name) DO UPDATE SET drained = ?2",
          {node, int64_t{drained ? 1 : 0}}},
-        audit_row(now, who, drained ? "drain" : "resume", "node/" + node, "ok")}});
+        audit_row(now, who.name, drained ? "drain" : "resume", "node/" + node, "ok", who.peer)}});
   return {true, std::move(durable)};
 }
 
@@ -196,6 +244,8 @@ void Controller::apply_exit(const JobExit& e) {
     j->node = -1;
     j->gpu_indexes.clear();
   }
+  note("job.exited", {{"job", j->id.value()}, {"state", to_string(j->state)}, {"exit_code", e.exit_code},
+                      {"reason", j->reason}});
   write_async({update_job_row(*j, now)});
 }
 

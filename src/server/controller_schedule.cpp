@@ -183,6 +183,17 @@ bool Controller::plan_round(Time now) {
   fill_state(st, holds, now);
   const policy::Plan plan = config_.scheduler->schedule(state::ClusterView(st, now));
   wake_ = plan.wake_at;
+  if (!plan.starts.empty() || !plan.preemptions.empty()) {  // rounds that decide nothing stay quiet
+    nlohmann::json starts = nlohmann::json::array();
+    nlohmann::json preemptions = nlohmann::json::array();
+    for (const policy::Start& start : plan.starts) {
+      starts.push_back(start.job.value() + 1);  // API ids
+    }
+    for (JobId sid : plan.preemptions) {
+      preemptions.push_back(sid.value() + 1);
+    }
+    note("round", {{"policy", config_.scheduler->name()}, {"starts", starts}, {"preemptions", preemptions}});
+  }
   return apply_plan(plan, st);
 }
 
@@ -195,6 +206,7 @@ void Controller::preempt(LiveJob& victim) {
   victim.preemptions += 1;  // counted when the policy decides, as the simulator counts it
   victim.reason = "preempted by the " + std::string(config_.scheduler->name()) +
                   " policy: SIGUSR1 sent; back to the queue when it stops";
+  note("job.preempted", {{"job", victim.id.value()}, {"policy", config_.scheduler->name()}});
   write_async({update_job_row(victim, config_.clock())});
 }
 
@@ -288,6 +300,8 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
       j->attempts += 1;
       j->reason = "running";
       held.push_back(j);
+      note("job.started", {{"job", j->id.value()}, {"node", node_name(j->node)}, {"gpus", j->gpu_indexes},
+                           {"pid", j->process.pid}, {"attempt", j->attempts}});
     } else {
       hold_gpus(*j, false);
       j->state = JobState::kFailed;
@@ -295,6 +309,7 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
       j->node = -1;
       j->gpu_indexes.clear();
       j->reason = "could not start: " + id.status().message();
+      note("job.exited", {{"job", j->id.value()}, {"state", "failed"}, {"reason", j->reason}});
     }
     rows.push_back(update_job_row(*j, now));
   }
@@ -313,6 +328,7 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
     j->node = -1;
     j->gpu_indexes.clear();
     j->reason = "the store refused the launch record; will retry";
+    note("job.launch_aborted", {{"job", j->id.value()}, {"reason", j->reason}});
   }
 }
 
@@ -344,27 +360,50 @@ Status Controller::recover() {
   if (!loaded.is_ok()) {
     return loaded.status();
   }
+  BOREAS_RETURN_IF_ERROR(fill_gaps(*loaded));
   jobs_ = std::move(*loaded);
   specs_.clear();
   for (const LiveJob& j : jobs_) {
     specs_.push_back(spec_of(j));
-  }
-  for (size_t i = 0; i < jobs_.size(); ++i) {
-    if (jobs_[i].id.value() != i + 1) {
-      return internal_error("store: job ids are not dense (expected " + std::to_string(i + 1) +
-                            ", found " + std::to_string(jobs_[i].id.value()) + ")");
+    if (!j.idempotency_key.empty()) {
+      idempotent_[{j.owner, j.idempotency_key}] = j.id;
     }
   }
   for (const LiveJob& j : jobs_) {
     BOREAS_RETURN_IF_ERROR(check_allocation(j));
   }
+  size_t adopted = 0;
+  size_t running = 0;
   for (LiveJob& j : jobs_) {
     if (j.state == JobState::kRunning) {
+      running += 1;
       reconcile(j);
+      adopted += j.state == JobState::kRunning ? 1 : 0;
     }
   }
+  const auto gaps = std::count_if(jobs_.begin(), jobs_.end(), [](const LiveJob& j) { return j.placeholder; });
+  note("recovery", {{"jobs", jobs_.size() - static_cast<size_t>(gaps)}, {"recorded_running", running},
+                    {"adopted", adopted}, {"ended_while_down", running - adopted}});
   dirty_ = true;
   return load_drained();
+}
+
+// Ids of submits that never committed leave gaps; placeholders fill them (index = id - 1).
+Status Controller::fill_gaps(std::vector<LiveJob>& loaded) {
+  std::vector<LiveJob> dense;
+  dense.reserve(loaded.size());
+  for (LiveJob& j : loaded) {
+    if (j.id.value() <= dense.size()) {
+      return internal_error("store: job id " + std::to_string(j.id.value()) +
+                            " is out of order; the store may be damaged");
+    }
+    while (dense.size() + 1 < j.id.value()) {
+      dense.push_back(placeholder(JobId(static_cast<uint32_t>(dense.size() + 1))));
+    }
+    dense.push_back(std::move(j));
+  }
+  loaded = std::move(dense);
+  return Status::ok();
 }
 
 // A job recorded running must fit the cluster the daemon has now (the spec may have been edited,
@@ -402,6 +441,9 @@ std::vector<QueueView> Controller::queues() {
       }
     }
     for (const LiveJob& j : jobs_) {
+      if (j.placeholder) {
+        continue;
+      }
       QueueView& v = by_name[j.request.queue];
       v.name = j.request.queue;
       v.pending += j.state == JobState::kPending ? 1 : 0;
@@ -438,6 +480,9 @@ void Controller::refresh_metrics() {
     queue_gpus_gauge_->clear();
     const Cluster& c = config_.cluster;
     for (const LiveJob& j : jobs_) {
+      if (j.placeholder) {
+        continue;
+      }
       jobs_gauge_->add({std::string(to_string(j.state)), j.request.queue});
       if (j.state == JobState::kRunning && j.node >= 0) {
         const Node& n = c.nodes[static_cast<size_t>(j.node)];

@@ -14,6 +14,7 @@
 
 #include "config/cluster_spec.h"
 #include "policy/boreas_policy.h"
+#include "server/job_records.h"
 #include "server/local_executor.h"
 #include "server/test_cluster.h"
 #include "server/test_util.h"
@@ -87,6 +88,23 @@ std::string gpu_conflict(const Watch::Snapshot& s) {
 class ControllerTest : public ::testing::Test {
  protected:
   void SetUp() override { open(); }
+  // Jobs outlive their daemon by design (the next start adopts them), so a test that failed half-way
+  // would leave its jobs running — holding ctest's output pipe open, so the whole run never ended.
+  void TearDown() override {
+    for (int i = 0; ctl_ && ctl_->ready() && i < 500; ++i) {
+      bool live = false;
+      for (const LiveJob& j : ctl_->jobs()) {
+        if (!is_terminal(j.state)) {
+          live = true;
+          (void)ctl_->cancel("teardown", j.id);
+        }
+      }
+      if (!live) {
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
   void open() {
     auto s = Store::open(dir_.path() + "/boreas.db");
     ASSERT_TRUE(s.is_ok()) << s.status().message();
@@ -546,6 +564,53 @@ TEST_F(ControllerTest, PendingJobGivesThePolicysReason) {
   EXPECT_EQ(waiting.reason_kind, "quota-exceeded");
   ASSERT_TRUE(ctl_->cancel("alice", a->id).is_ok());
   wait_state(b->id, JobState::kCompleted);
+}
+
+}  // namespace
+}  // namespace boreas::server
+
+namespace boreas::server {
+namespace {
+
+// A submit whose commit failed leaves an unused id: the store then holds ids 1 and 3. The restart
+// loads both, answers 404 for 2, runs 3, and gives the next submit 4.
+TEST_F(ControllerTest, IdGapsLoadAndNewIdsKeepIncreasing) {
+  auto first = ctl_->submit("alice", sh("true"));
+  ASSERT_TRUE(first.is_ok());
+  wait_state(first->id, JobState::kCompleted);
+  LiveJob third;
+  third.id = JobId(3);
+  third.owner = "bob";
+  third.request = sh("true");
+  third.submit = wall_clock();
+  ASSERT_TRUE(store_->write_sync({{insert_job_row(third)}}).is_ok());
+  restart();
+  EXPECT_EQ(ctl_->job(JobId(2)).status().code(), ErrorCode::kNotFound);
+  wait_state(JobId(3), JobState::kCompleted);
+  EXPECT_EQ(ctl_->jobs().size(), 2u);
+  auto next = ctl_->submit("alice", sh("true"));
+  ASSERT_TRUE(next.is_ok());
+  EXPECT_EQ(next->id, JobId(4));
+}
+
+TEST_F(ControllerTest, IdempotencyKeyReturnsTheFirstJobAcrossARestart) {
+  auto a = ctl_->submit_once("alice", sh("true"), "k1");
+  ASSERT_TRUE(a.is_ok());
+  EXPECT_FALSE(a->replayed);
+  auto again = ctl_->submit_once("alice", sh("true"), "k1");
+  ASSERT_TRUE(again.is_ok());
+  EXPECT_TRUE(again->replayed);
+  EXPECT_EQ(again->job.id, a->job.id);
+  EXPECT_EQ(ctl_->submit_once("alice", sh("false"), "k1").status().code(), ErrorCode::kConflict);
+  auto bobs = ctl_->submit_once("bob", sh("true"), "k1");  // keys are per owner
+  ASSERT_TRUE(bobs.is_ok());
+  EXPECT_FALSE(bobs->replayed);
+  restart();
+  auto after = ctl_->submit_once("alice", sh("true"), "k1");
+  ASSERT_TRUE(after.is_ok());
+  EXPECT_TRUE(after->replayed);
+  EXPECT_EQ(after->job.id, a->job.id);
+  EXPECT_EQ(ctl_->jobs().size(), 2u);
 }
 
 }  // namespace

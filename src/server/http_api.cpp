@@ -3,8 +3,10 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "server/job_records.h"
 
 namespace boreas::server {
 namespace {
@@ -20,7 +22,7 @@ int http_status(const Status& s) {
     case ErrorCode::kUnsupported: return 400;
     case ErrorCode::kNotFound: return 404;
     case ErrorCode::kConflict: return 409;
-    case ErrorCode::kIo:
+    case ErrorCode::kIo: return 503;  // the store could not be written (disk full, read-only)
     case ErrorCode::kInternal: return 500;
   }
   return 500;
@@ -31,37 +33,64 @@ ApiServer::ApiServer(Controller& controller, Store& store, MetricsRegistry& metr
       store_(store),
       metrics_(metrics),
       options_(options),
-      http_(std::make_unique<httplib::Server>()) {
+      http_(std::make_unique<GuardedServer>(options.limits)),
+      listener_(static_cast<GuardedServer*>(http_.get())) {
   requests_ = &metrics.add("boreas_http_requests_total", "HTTP requests answered, by method and status code.",
                            MetricType::kCounter, {"method", "code"});
   http_->set_payload_max_length(options_.max_body_bytes);
-  http_->set_keep_alive_max_count(1000);
-  http_->set_tcp_nodelay(true);  // small JSON answers must not wait for delayed ACKs
-  const int threads = options_.threads;
-  http_->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   http_->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     send_error(res, 500, "internal error while handling the request; see the daemon's log");
   });
+  unauthenticated_ = &metrics.add("boreas_http_unauthenticated_total",
+                                   "Requests answered 401: no or unknown bearer token.", MetricType::kCounter, {});
   http_->set_logger([this](const httplib::Request& req, const httplib::Response& res) {
     requests_->add({req.method, std::to_string(res.status)});
+    note_request(req, res.status);
   });
   add_routes();
 }
 
 ApiServer::~ApiServer() { stop(); }
 
-Result<int> ApiServer::bind(const std::string& host, int port) {
-  const int bound = port == 0 ? http_->bind_to_any_port(host) : (http_->bind_to_port(host, port) ? port : -1);
-  if (bound <= 0) {
-    return io_error("cannot listen on " + host + ":" + std::to_string(port) +
-                    "; is the port in use? use port 0 to pick a free one");
+Result<int> ApiServer::bind(const std::string& host, int port) { return listener_->bind_port(host, port); }
+
+void ApiServer::run() { listener_->serve(); }
+
+void ApiServer::stop() { listener_->shutdown(); }
+
+void ApiServer::note_request(const httplib::Request& req, int status) {
+  if (status == 401) {
+    note_unauthenticated(req.remote_addr, req.path);
   }
-  return bound;
+  if (log_ != nullptr) {
+    log_->info("request", {{"method", req.method}, {"path", req.path}, {"status", status},
+                           {"peer", req.remote_addr}});
+  }
 }
 
-void ApiServer::run() { http_->listen_after_bind(); }
-
-void ApiServer::stop() { http_->stop(); }
+// One audit row opens a minute-long window per peer; the next 401 after it writes the next row
+// with the count in between, so a flood costs one fsync'd row a minute, not one a request.
+void ApiServer::note_unauthenticated(const std::string& peer, const std::string& path) {
+  unauthenticated_->add({});
+  const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  std::string result;
+  {
+    std::lock_guard lock(unauth_mu_);
+    if (unauth_.size() > 4096) {  // many peers: forget the closed windows
+      std::erase_if(unauth_, [&](const auto& kv) { return now - kv.second.opened_us >= 60'000'000; });
+    }
+    UnauthenticatedWindow& w = unauth_[peer];
+    if (w.opened_us != 0 && now - w.opened_us < 60'000'000) {
+      w.since += 1;
+      return;
+    }
+    result = "401; " + std::to_string(w.since) + " more from this peer in the minute before";
+    w = {now, 0};
+  }
+  (void)store_.write({{audit_row(Time::from_micros(now), "-", "unauthenticated", path, result, peer)}});
+}
 
 void ApiServer::add_routes() {
   http_->Get("/healthz", [](const httplib::Request&, httplib::Response& res) {

@@ -3,24 +3,24 @@
 // to the controller and answer once it is durable. No request can crash or stall the daemon:
 // bodies are size-limited, JSON is parsed strictly, and every error is a JSON message.
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "core/status.h"
 #include "server/controller.h"
+#include "server/http_listener.h"
+#include "server/json_log.h"
 #include "server/metrics.h"
 #include "server/store.h"
-
-namespace httplib {
-class Server;
-}
 
 namespace boreas::server {
 
 struct ApiOptions {
   size_t max_body_bytes = 1 << 20;
-  int threads = 32;
   bool allow_root_jobs = false;  // `serve --allow-root-jobs`: see job_account() in tokens.h
+  ListenerLimits limits;          // connections, per-peer cap, request deadline (http_listener.h)
 };
 
 class ApiServer {
@@ -34,21 +34,35 @@ class ApiServer {
   Result<int> bind(const std::string& host, int port);
   void run();   // serves until stop()
   void stop();
+  void set_log(JsonLog* log) { log_ = log; }  // one line per request; none when null (tests)
 
  private:
   void add_routes();
   void add_job_routes();
   void add_cluster_routes();
+  void note_request(const httplib::Request& req, int status);
+  void note_unauthenticated(const std::string& peer, const std::string& path);
+
+  // Requests without a valid token: counted, and audited at most once per peer per minute.
+  struct UnauthenticatedWindow {
+    int64_t opened_us = 0;
+    uint64_t since = 0;  // further requests since the window's row
+  };
 
   Controller& controller_;
   Store& store_;
   MetricsRegistry& metrics_;
   MetricFamily* requests_;
+  MetricFamily* unauthenticated_;
+  JsonLog* log_ = nullptr;
+  std::mutex unauth_mu_;
+  std::map<std::string, UnauthenticatedWindow> unauth_;  // by peer address
   ApiOptions options_;
-  std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<httplib::Server> http_;  // routes are added through the base class
+  GuardedServer* listener_;                // the same object: accepts and reads
 };
 
-// HTTP status for a Status code: 400, 404, 409, 500.
+// HTTP status for a Status code: 400, 404, 409, 503 (the store cannot be written), 500.
 int http_status(const Status& s);
 
 }  // namespace boreas::server

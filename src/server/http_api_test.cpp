@@ -30,7 +30,9 @@ class ApiTest : public ::testing::Test {
         *executor_, metrics_);
     ASSERT_TRUE(ctl_->recover().is_ok());
     ctl_->start();
-    api_ = std::make_unique<ApiServer>(*ctl_, *store_, metrics_, ApiOptions{.allow_root_jobs = true});
+    ApiOptions options;
+    options.allow_root_jobs = true;
+    api_ = std::make_unique<ApiServer>(*ctl_, *store_, metrics_, options);
     auto port = api_->bind("127.0.0.1", 0);
     ASSERT_TRUE(port.is_ok());
     port_ = *port;

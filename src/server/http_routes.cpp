@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 
@@ -41,16 +42,28 @@ std::optional<uint32_t> id_of(const httplib::Request& req) {
   return v == 0 ? std::nullopt : std::optional<uint32_t>(v);
 }
 
+// At most 128 printable ASCII characters (clients send a UUID).
+Status check_idempotency_key(const std::string& key) {
+  const bool printable = std::all_of(key.begin(), key.end(), [](char c) { return c > ' ' && c < 127; });
+  if (key.size() > 128 || !printable) {
+    return invalid_argument("Idempotency-Key header: use at most 128 printable ASCII characters "
+                            "without spaces (e.g. a UUID)");
+  }
+  return Status::ok();
+}
+
 // A request after authentication: who is asking, and how to answer and audit it.
 class Exchange {
  public:
   Exchange(Store& store, const httplib::Request& req, httplib::Response& res)
-      : store_(store), res_(res), who_(principal_of(store, req)) {}
+      : store_(store), res_(res), who_(principal_of(store, req)), peer_(req.remote_addr) {}
 
   const std::optional<Principal>& who() const { return who_; }
   std::string name() const { return who_ ? who_->name : "-"; }
+  Caller caller() const { return {name(), peer_}; }
 
-  // Answers 401/403 (audited when `action` mutates) and returns false unless allowed.
+  // Answers 401/403 and returns false unless allowed; a 403 is audited when `action` mutates
+  // (401s are counted and audited in aggregate by ApiServer::note_unauthenticated).
   bool allow(Action action, const Scope& scope, const std::string& audit_action,
              const std::string& target) {
     const Decision d = authorize(who_, action, scope);
@@ -67,16 +80,21 @@ class Exchange {
                                 ") may not " + std::string(to_string(action)) + " in queue `" +
                                 scope.queue + "`");
     }
-    audit(audit_action, target, std::to_string(code));
+    if (code == 403) {
+      audit(audit_action, target, "403");
+    }
     return false;
   }
   void fail(const Status& s, const std::string& audit_action, const std::string& target) {
+    if (http_status(s) == 503) {
+      res_.set_header("Retry-After", "5");
+    }
     send_error(res_, http_status(s), s.message());
     audit(audit_action, target, std::to_string(http_status(s)));
   }
   void audit(const std::string& action, const std::string& target, const std::string& result) {
     if (!action.empty()) {
-      (void)store_.write({{audit_row(now_wall(), name(), action, target, result)}});
+      (void)store_.write({{audit_row(now_wall(), name(), action, target, result, peer_)}});
     }
   }
 
@@ -84,6 +102,7 @@ class Exchange {
   Store& store_;
   httplib::Response& res_;
   std::optional<Principal> who_;
+  std::string peer_;
 };
 
 json job_json(Controller& c, const LiveJob& j, const std::optional<Principal>& who) {
@@ -126,12 +145,17 @@ void ApiServer::add_job_routes() {
       return;
     }
     parsed->run_as = *account;
-    auto job = controller_.submit(ex.name(), std::move(*parsed));
-    if (!job.is_ok()) {
-      ex.fail(job.status(), "submit", "job/-");
+    const std::string key = req.get_header_value("Idempotency-Key");
+    if (Status k = check_idempotency_key(key); !k.is_ok()) {
+      ex.fail(k, "submit", "job/-");
       return;
     }
-    send_json(res, 201, job_json(controller_, *job, ex.who()));
+    auto done = controller_.submit_once(ex.caller(), std::move(*parsed), key);
+    if (!done.is_ok()) {
+      ex.fail(done.status(), "submit", "job/-");
+      return;
+    }
+    send_json(res, done->replayed ? 200 : 201, job_json(controller_, done->job, ex.who()));
   });
 
   http_->Get("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
@@ -196,8 +220,8 @@ void ApiServer::add_job_routes() {
     if (!ex.allow(action, {job->request.queue, job->owner}, verb, target)) {
       return;
     }
-    auto done = action == Action::kCancel ? controller_.cancel(ex.name(), JobId(*id))
-                                          : controller_.checkpoint(ex.name(), JobId(*id));
+    auto done = action == Action::kCancel ? controller_.cancel(ex.caller(), JobId(*id))
+                                          : controller_.checkpoint(ex.caller(), JobId(*id));
     if (!done.is_ok()) {
       ex.fail(done.status(), verb, target);
       return;
@@ -241,7 +265,7 @@ void ApiServer::add_cluster_routes() {
     if (!ex.allow(Action::kDrainNode, {}, verb, "node/" + node)) {
       return;
     }
-    Status s = controller_.set_drained(ex.name(), node, verb == "drain");
+    Status s = controller_.set_drained(ex.caller(), node, verb == "drain");
     if (!s.is_ok()) {
       ex.fail(s, verb, "node/" + node);
       return;

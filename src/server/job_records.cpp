@@ -20,7 +20,7 @@ std::optional<JobState> parse_state(const std::string& s) {
 constexpr const char* kSelect =
     "SELECT id, spec, owner, state, allocation, pid, proc_start, submit_us, start_us, end_us, "
     "attempts, COALESCE(exit_code, -1), reason, restarts, "
-    "preemptions, ran_us FROM jobs ORDER BY id";
+    "preemptions, ran_us, COALESCE(idempotency_key, '') FROM jobs ORDER BY id";
 
 Result<LiveJob> job_from_row(const SqlRow& r) {
   LiveJob j;
@@ -47,6 +47,7 @@ Result<LiveJob> job_from_row(const SqlRow& r) {
   j.restarts = static_cast<uint32_t>(as_int(r[13]));
   j.preemptions = static_cast<uint32_t>(as_int(r[14]));
   j.ran = Duration::micros(as_int(r[15]));
+  j.idempotency_key = as_text(r[16]);
   return j;
 }
 
@@ -86,10 +87,11 @@ bool decode_allocation(const std::string& text, int32_t& node, std::vector<uint3
 }
 
 SqlStatement insert_job_row(const LiveJob& job) {
-  return {"INSERT INTO jobs(id, spec, queue, owner, state, submit_us, updated_us) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+  const SqlValue key = job.idempotency_key.empty() ? SqlValue{} : SqlValue{job.idempotency_key};
+  return {"INSERT INTO jobs(id, spec, queue, owner, state, submit_us, updated_us, idempotency_key) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
           {int64_t{job.id.value()}, submit_to_json(job.request).dump(), job.request.queue,
-           job.owner, std::string(to_string(job.state)), job.submit.us()}};
+           job.owner, std::string(to_string(job.state)), job.submit.us(), key}};
 }
 
 SqlStatement update_job_row(const LiveJob& job, Time now) {
@@ -104,9 +106,9 @@ SqlStatement update_job_row(const LiveJob& job, Time now) {
 }
 
 SqlStatement audit_row(Time at, const std::string& who, const std::string& action,
-                       const std::string& target, const std::string& result) {
-  return {"INSERT INTO audit(at_us, who, action, target, result) VALUES (?1, ?2, ?3, ?4, ?5)",
-          {at.us(), who, action, target, result}};
+                       const std::string& target, const std::string& result, const std::string& peer) {
+  return {"INSERT INTO audit(at_us, who, action, target, result, peer) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+          {at.us(), who, action, target, result, peer}};
 }
 
 Result<std::vector<LiveJob>> load_jobs(Store& store) {

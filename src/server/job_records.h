@@ -12,7 +12,7 @@ namespace boreas::server {
 SqlStatement insert_job_row(const LiveJob& job);
 SqlStatement update_job_row(const LiveJob& job, Time now);
 SqlStatement audit_row(Time at, const std::string& who, const std::string& action,
-                       const std::string& target, const std::string& result);
+                       const std::string& target, const std::string& result, const std::string& peer = "");
 
 // Every job in the store, by id; a row that does not parse is an error naming the job.
 Result<std::vector<LiveJob>> load_jobs(Store& store);

@@ -55,10 +55,14 @@ struct LiveJob {
   int32_t exit_code = -1;
   uint32_t preemptions = 0;  // times the policy preempted it: its per-job preemption cap counts these
   Duration ran;              // wall time of its ended runs; with the current run, its attained service
+  std::string idempotency_key;  // the submit's Idempotency-Key header, empty when none; unique per owner
   // Not stored: a restarted daemon adopts processes afresh and plans a new round.
   bool stopping = false;         // asked to stop (preempt, checkpoint, cancel); holds its GPUs until it exits
   std::vector<JobId> waits_for;  // stopping jobs whose GPUs the policy gave this pending job
   std::string reason_kind;       // while pending: the policy's PendingKind name, empty when it gave none
+  // An id with no committed job behind it (its submit is being stored, or failed to be): invisible
+  // to the API, never scheduled. Ids need not be dense; the in-memory table fills their gaps.
+  bool placeholder = false;
 };
 
 }  // namespace boreas::server

@@ -55,6 +55,11 @@ constexpr std::array kMigrations = {
               "ALTER TABLE tokens ADD COLUMN expires_us INTEGER NOT NULL DEFAULT 0;"  // 0 = never
               "ALTER TABLE tokens ADD COLUMN revoked_us INTEGER NOT NULL DEFAULT 0;"  // 0 = live
               "CREATE INDEX tokens_by_name ON tokens(name);"},
+    Migration{8, "idempotency keys (a retried submit returns the first job); audit rows name the peer",
+              "ALTER TABLE audit ADD COLUMN peer TEXT NOT NULL DEFAULT '';"
+              "ALTER TABLE jobs ADD COLUMN idempotency_key TEXT;"
+              "CREATE UNIQUE INDEX jobs_by_idempotency_key ON jobs(owner, idempotency_key)"
+              "  WHERE idempotency_key IS NOT NULL;"},
 };
 
 }  // namespace

@@ -33,6 +33,7 @@ struct ChildPlan {
   const char* exit_path;
   std::string exit_tmp;
   const RunAs* run_as;
+  std::string exit_dir;  // fsync'd after the rename, so the exit file's name survives power loss
 };
 
 std::vector<char*> c_strings(const std::vector<std::string>& v) {
@@ -135,6 +136,11 @@ void record_exit(const ChildPlan& plan, int status) {
   fsync(fd);
   close(fd);
   rename(plan.exit_tmp.c_str(), plan.exit_path);
+  const int dir = open(plan.exit_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dir >= 0) {
+    fsync(dir);
+    close(dir);
+  }
 }
 
 // Parses the parent pid and state out of the text of /proc/PID/stat (async-signal-safe).
@@ -314,9 +320,15 @@ Result<Spawned> spawn_supervised(const SpawnSpec& spec) {
   }
   std::vector<std::string> argv = spec.argv;
   argv[0] = *exe;
-  ChildPlan plan{c_strings(argv),         c_strings(spec.env),          spec.cwd.c_str(),
-                 spec.stdout_path.c_str(), spec.stderr_path.c_str(),       spec.exit_path.c_str(),
-                 spec.exit_path + ".tmp",  &spec.run_as};
+  ChildPlan plan{c_strings(argv),
+                 c_strings(spec.env),
+                 spec.cwd.c_str(),
+                 spec.stdout_path.c_str(),
+                 spec.stderr_path.c_str(),
+                 spec.exit_path.c_str(),
+                 spec.exit_path + ".tmp",
+                 &spec.run_as,
+                 std::filesystem::path(spec.exit_path).parent_path().string()};
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return io_error("cannot create a pipe for the job: " + std::string(strerror(errno)));

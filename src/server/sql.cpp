@@ -12,8 +12,23 @@ struct StmtDeleter {
 };
 using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtDeleter>;
 
+// What an operator can do about a failure of the disk under the store (the API answers 503).
+std::string storage_hint(sqlite3* db) {
+  switch (sqlite3_errcode(db) & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+      return "; the data directory's disk is full or not writable: free space or fix its permissions "
+             "(nothing was changed; retry once it is fixed)";
+    default:
+      return "";
+  }
+}
+
 Status sql_error(sqlite3* db, const std::string& sql) {
-  return io_error("sqlite: " + std::string(sqlite3_errmsg(db)) + " in `" + sql.substr(0, 80) + "`");
+  return io_error("sqlite: " + std::string(sqlite3_errmsg(db)) + " in `" + sql.substr(0, 80) + "`" +
+                  storage_hint(db));
 }
 
 int bind_one(sqlite3_stmt* s, int index, const SqlValue& v) {
@@ -82,7 +97,7 @@ Status sql_exec(sqlite3* db, const std::string& script) {
   if (sqlite3_exec(db, script.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err != nullptr ? err : "unknown error";
     sqlite3_free(err);
-    return io_error("sqlite: " + msg + " in `" + script.substr(0, 80) + "`");
+    return io_error("sqlite: " + msg + " in `" + script.substr(0, 80) + "`" + storage_hint(db));
   }
   return Status::ok();
 }

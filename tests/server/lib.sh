@@ -27,6 +27,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # Tests run as root with tokens mapped to no Unix account, so their jobs run as root: allowed
 # explicitly (ROOT_JOBS= turns that off, as live_identity.sh does).
 start_daemon() {
+  # Emptied first: on a restart the background shell may not have truncated it yet, and the loop
+  # below would read the previous daemon's port.
+  : >"$WORK/serve.out"
   "$BOREAS" serve --cluster "${CLUSTER:-$SRC/tests/server/local.yaml}" --data-dir "$DATA" \
     --listen "127.0.0.1:$PORT" --grace 1 ${ROOT_JOBS---allow-root-jobs} "$@" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
   DAEMON_PID=$!
