@@ -14,6 +14,7 @@
 #include "cli/sim_placement.h"
 #include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
+#include "exec_slurm/slurm_executor.h"
 #include "policy/registry.h"
 #include "server/controller.h"
 #include "server/gpu_metrics.h"
@@ -83,6 +84,8 @@ struct ServeArgs {
   std::string listen = "127.0.0.1:8080";
   double grace_s = 10;
   double gpu_sample_s = 5;
+  std::string executor = "local";  // or "slurm"
+  std::string slurm_conf;          // empty: SLURM_CONF or /etc/slurm
 };
 
 Result<std::pair<std::string, int>> parse_listen(const std::string& s) {
@@ -187,6 +190,35 @@ std::thread stop_on_signal(server::ApiServer& api) {
   });
 }
 
+// --executor slurm: the spec's nodes must be Slurm's (docs/live.md, "Slurm").
+Result<std::unique_ptr<server::Executor>> slurm_executor(const ServeArgs& a, const Cluster& cluster) {
+  const slurm::Client client({a.slurm_conf});
+  BOREAS_RETURN_IF_ERROR(client.ping());
+  auto nodes = client.nodes();
+  auto topology = nodes.is_ok() ? client.topology() : Result<std::vector<slurm::SlurmSwitch>>(nodes.status());
+  if (!topology.is_ok()) {
+    return topology.status();
+  }
+  auto map = exec_slurm::map_nodes(cluster, *nodes, *topology);
+  if (!map.is_ok()) {
+    return map.status().with_context("--executor slurm: " + a.cluster + " disagrees with Slurm: ");
+  }
+  exec_slurm::SlurmExecutorOptions o{{a.slurm_conf}, a.data_dir + "/jobs", Duration::from_seconds(a.grace_s),
+                                     std::move(*map)};
+  return std::unique_ptr<server::Executor>(std::make_unique<exec_slurm::SlurmExecutor>(std::move(o)));
+}
+
+Result<std::unique_ptr<server::Executor>> make_executor(const ServeArgs& a, const Cluster& cluster) {
+  if (a.executor == "slurm") {
+    return slurm_executor(a, cluster);
+  }
+  if (a.executor != "local") {
+    return invalid_argument("--executor " + a.executor + ": expected local or slurm");
+  }
+  return std::unique_ptr<server::Executor>(std::make_unique<server::LocalExecutor>(
+      server::LocalExecutorOptions{a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env()}));
+}
+
 int run_serve(const ServeArgs& a) {
   auto listen = parse_listen(a.listen);
   const auto nvml = server::open_nvml();
@@ -200,10 +232,13 @@ int run_serve(const ServeArgs& a) {
   if (!store.is_ok()) {
     return report_error(store.status());
   }
-  server::LocalExecutor executor({a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env()});
+  auto executor = make_executor(a, cfg->cluster);
+  if (!executor.is_ok()) {
+    return report_error(executor.status());
+  }
   server::MetricsRegistry metrics;
   const auto telemetry = start_gpu_telemetry(nvml.get(), metrics, std::max(a.gpu_sample_s, 0.1));
-  server::Controller controller(std::move(*cfg), **store, executor, metrics);
+  server::Controller controller(std::move(*cfg), **store, **executor, metrics);
   if (Status s = controller.recover(); !s.is_ok()) {
     return report_error(s);
   }
@@ -232,6 +267,9 @@ void add_daemon_command(CLI::App& app, Runner& runner) {
   serve->add_option("--data-dir", args->data_dir, "Where the store and job logs live")->required();
   serve->add_option("--listen", args->listen, "HOST:PORT to listen on; port 0 picks a free one");
   serve->add_option("--grace", args->grace_s, "Seconds between SIGTERM/SIGUSR1 and the next step");
+  serve->add_option("--executor", args->executor, "Where jobs run: local (this host) or slurm (docs/live.md)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  serve->add_option("--slurm-conf", args->slurm_conf, "slurm.conf for --executor slurm (default: SLURM_CONF)");
   serve->add_option("--gpu-sample", args->gpu_sample_s,
                     "Seconds between NVML samples for the per-GPU metrics (when a driver is present)");
   serve->callback([&runner, args] { runner.action = [args] { return run_serve(*args); }; });

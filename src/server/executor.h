@@ -13,6 +13,12 @@
 
 namespace boreas::server {
 
+// One node of a job's placement: the node as the cluster spec names it, and its node-local GPUs.
+struct NodeGpus {
+  std::string node;
+  std::vector<uint32_t> gpu_indexes;
+};
+
 struct LaunchRequest {
   JobId job;
   std::vector<std::string> argv;
@@ -21,6 +27,7 @@ struct LaunchRequest {
   std::vector<uint32_t> gpu_indexes;  // node-local indexes → CUDA_VISIBLE_DEVICES
   Duration time_limit;                // zero = none
   Time started;                       // wall time the job started (time limits count from it)
+  std::vector<NodeGpus> placement;    // every node it runs on (for executors that span machines)
 };
 
 // A process as the kernel names it: the pid alone can be reused, the start time makes it unique.

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `boreas serve --executor slurm` on the fixture cluster (4 nodes x 8 fake h100):
+#   1. a spec that disagrees with Slurm is refused, saying where;
+#   2. submit-run-complete: a job runs as a Slurm job on the node Boreas chose, its exit code
+#      comes back (0 -> completed, 3 -> failed);
+#   3. restart reconciliation: kill -9 the daemon while Slurm runs its jobs, start it again:
+#      every acknowledged job runs exactly once (0 lost, 0 run twice).
+source "$SRC/tests/server/lib.sh"
+: "${SLURM_CONF:?}"
+# lib.sh ends leftover jobs by process group; here a job's "pid" is its Slurm job id.
+kill_jobs() {
+  squeue -h -o '%i %k' 2>/dev/null | awk '$2 ~ /^boreas:/ {print $1}' | xargs -r scancel 2>/dev/null || true
+}
+
+"$BOREAS" cluster import --slurm --out "$WORK/lab.yaml" >/dev/null
+
+# 1. The local test spec (2 nodes) is not this Slurm cluster.
+rc=0
+"$BOREAS" serve --cluster "$SRC/tests/server/local.yaml" --data-dir "$DATA" \
+  --listen 127.0.0.1:0 --executor slurm >"$WORK/refused.out" 2>&1 || rc=$?
+[ $rc -eq 1 ] || fail "a spec unlike Slurm's: exit $rc, want 1"
+grep -q "disagrees with Slurm: the cluster spec has 2 nodes, Slurm has 4" "$WORK/refused.out" ||
+  fail "refusal does not say where: $(cat "$WORK/refused.out")"
+
+# 2. Submit, run, complete.
+CLUSTER=$WORK/lab.yaml
+start_daemon --executor slurm
+ADMIN=$(token admin '*' root)
+ok=$(submit "$ADMIN" "{\"command\":[\"sh\",\"-c\",\"echo ok-\$CUDA_VISIBLE_DEVICES > $WORK/ok\"],\"gpus\":2}")
+bad=$(submit "$ADMIN" '{"command":["sh","-c","exit 3"],"gpus":1}')
+wait_state "$ADMIN" "$ok" completed
+wait_state "$ADMIN" "$bad" failed
+grep -q "^ok-[0-7],[0-7]$" "$WORK/ok" || fail "job output '$(cat "$WORK/ok" 2>/dev/null)', want two GPU indexes"
+[ "$(json_field exit_code "$(api "$ADMIN" GET "/v1/jobs/$bad")")" = 3 ] || fail "exit code of 'exit 3' lost"
+squeue -h -t all -o '%k %T' | grep -q "^boreas:$ok COMPLETED$" || fail "no COMPLETED Slurm job for Boreas job $ok"
+
+# 3. kill -9 while Slurm runs the jobs: 8 jobs of 8 GPUs on 4 nodes, 1.5 s each.
+: >"$WORK/ran"
+acked=()
+for i in $(seq 8); do
+  acked+=("$(submit "$ADMIN" "{\"command\":[\"sh\",\"-c\",\"echo $i >> $WORK/ran; sleep 1.5\"],\"gpus\":8}")")
+done
+for _ in $(seq 100); do [ "$(wc -l <"$WORK/ran")" -ge 2 ] && break; sleep 0.05; done
+stop_daemon KILL
+running_in_slurm=$(squeue -h -t R -o '%k' | grep -c '^boreas:' || true)
+[ "$running_in_slurm" -ge 1 ] || fail "no Slurm job was running when the daemon was killed"
+start_daemon --executor slurm
+for id in "${acked[@]}"; do wait_state "$ADMIN" "$id" completed; done
+dups=$(sort -n "$WORK/ran" | uniq -d)
+[ -z "$dups" ] || fail "jobs ran twice: $dups"
+[ "$(sort -u "$WORK/ran" | wc -l)" -eq 8 ] || fail "ran $(sort -u "$WORK/ran" | tr '\n' ' '), want 1..8"
+echo "slurm serve: ok — refused a foreign spec, completed/failed with exit codes, kill -9 with" \
+  "$running_in_slurm Slurm jobs running: 8 acknowledged, 8 ran, each once"
+stop_daemon
