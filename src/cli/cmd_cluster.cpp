@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -195,11 +194,6 @@ Result<std::string> slurm_spec(const ClusterArgs& args) {
 int run_import(const ClusterArgs& args) {
   if (!args.slurm) {
     return report_error(invalid_argument("cluster import: say where from: --slurm (the only source so far)"));
-  }
-  std::error_code ec;
-  if (!args.slurm_conf.empty() && !std::filesystem::is_regular_file(args.slurm_conf, ec)) {
-    return report_error(not_found("cluster import: --slurm-conf '" + args.slurm_conf +
-                                  "' is not a file; give the cluster's slurm.conf"));
   }
   auto yaml = slurm_spec(args);
   if (!yaml.is_ok()) {

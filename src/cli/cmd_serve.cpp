@@ -203,8 +203,11 @@ Result<std::unique_ptr<server::Executor>> slurm_executor(const ServeArgs& a, con
   if (!map.is_ok()) {
     return map.status().with_context("--executor slurm: " + a.cluster + " disagrees with Slurm: ");
   }
-  exec_slurm::SlurmExecutorOptions o{{a.slurm_conf}, a.data_dir + "/jobs", Duration::from_seconds(a.grace_s),
-                                     std::move(*map)};
+  exec_slurm::SlurmExecutorOptions o;
+  o.client.slurm_conf = a.slurm_conf;
+  o.jobs_dir = a.data_dir + "/jobs";
+  o.grace = Duration::from_seconds(a.grace_s);
+  o.nodes = std::move(*map);
   return std::unique_ptr<server::Executor>(std::make_unique<exec_slurm::SlurmExecutor>(std::move(o)));
 }
 

@@ -149,18 +149,21 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
   return {false, JobExit{req.job, ExitKind::kLost, -1}};
 }
 
+// What Boreas asked for decides first (as in the local executor), then Slurm's final state.
 JobExit SlurmExecutor::classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const {
   JobExit e{job, ExitKind::kLost, sj.exit_code};
-  if (sj.state == "COMPLETED") {
+  if (t.intent == Intent::kPreempt || sj.state == "PREEMPTED") {
+    e.kind = ExitKind::kPreempted;
+  } else if (t.intent == Intent::kAbort || (sj.state == "CANCELLED" && sj.start_time == 0)) {
+    e.kind = ExitKind::kNeverRan;
+  } else if (t.intent == Intent::kCancel || sj.state == "CANCELLED") {
+    e.kind = ExitKind::kCancelled;
+  } else if (sj.state == "COMPLETED") {
     e.kind = ExitKind::kCompleted;
   } else if (sj.state == "FAILED" || sj.state == "OUT_OF_MEMORY") {
     e.kind = ExitKind::kFailed;
   } else if (sj.state == "TIMEOUT" || sj.state == "DEADLINE") {
     e.kind = ExitKind::kTimedOut;
-  } else if (sj.state == "PREEMPTED" || t.intent == Intent::kPreempt) {
-    e.kind = ExitKind::kPreempted;
-  } else if (sj.state == "CANCELLED") {
-    e.kind = t.intent == Intent::kAbort || sj.start_time == 0 ? ExitKind::kNeverRan : ExitKind::kCancelled;
   }
   return e;
 }
@@ -189,9 +192,10 @@ std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::
 
 std::vector<JobExit> SlurmExecutor::poll(Time now) {
   std::vector<JobExit> exits;
-  if (jobs_.empty()) {
+  if (jobs_.empty() || now < last_poll_ + options_.poll_every) {
     return exits;
   }
+  last_poll_ = now;
   auto all = client_.jobs();
   if (!all.is_ok()) {
     return exits;  // Slurm unreachable: try again at the next poll, nothing is concluded

@@ -18,6 +18,7 @@ struct SlurmExecutorOptions {
   std::string jobs_dir;  // <jobs_dir>/<id>/stdout.log: the job's output (on a shared file system)
   Duration grace = Duration::seconds(10);  // checkpoint signal -> cancel, for preemption
   NodeMap nodes;
+  Duration poll_every = Duration::millis(200);  // squeue at most this often (it costs slurmctld an RPC)
 };
 
 class SlurmExecutor final : public server::Executor {
@@ -54,6 +55,7 @@ class SlurmExecutor final : public server::Executor {
   SlurmExecutorOptions options_;
   slurm::Client client_;
   std::unordered_map<JobId, Tracked> jobs_;
+  Time last_poll_ = Time::zero();
 };
 
 // "boreas:42": the comment that marks a Slurm job as Boreas job 42.

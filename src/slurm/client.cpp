@@ -1,6 +1,8 @@
 #include "slurm/client.h"
 
 #include <charconv>
+#include <cstdlib>
+#include <filesystem>
 
 namespace boreas::slurm {
 namespace {
@@ -29,6 +31,18 @@ Result<uint64_t> parse_job_id(const std::string& out) {
     return internal_error("sbatch --parsable printed '" + trimmed(out) + "' instead of a job id");
   }
   return id;
+}
+
+// A slurm.conf named but missing makes every Slurm tool retry for 60 s before it fails: say so now.
+Status check_conf(const std::string& configured) {
+  const char* env = std::getenv("SLURM_CONF");
+  const std::string path = !configured.empty() ? configured : env != nullptr ? env : "";
+  std::error_code ec;
+  if (!path.empty() && !std::filesystem::is_regular_file(path, ec)) {
+    return not_found("slurm.conf '" + path + "' (" + (configured.empty() ? "SLURM_CONF" : "--slurm-conf") +
+                     ") is not a file; point it at the cluster's slurm.conf");
+  }
+  return Status::ok();
 }
 
 }  // namespace
@@ -84,6 +98,7 @@ std::vector<std::string> sbatch_args(const SubmitRequest& req) {
 }
 
 Result<std::string> Client::run(const std::vector<std::string>& argv) const {
+  BOREAS_RETURN_IF_ERROR(check_conf(options_.slurm_conf));
   std::vector<std::string> env;
   if (!options_.slurm_conf.empty()) {
     env.push_back("SLURM_CONF=" + options_.slurm_conf);
@@ -109,6 +124,7 @@ Result<uint64_t> Client::submit(const SubmitRequest& req) const {
   if (req.argv.empty()) {
     return invalid_argument("a Slurm job needs a command");
   }
+  BOREAS_RETURN_IF_ERROR(check_conf(options_.slurm_conf));
   std::vector<std::string> argv{"sbatch"};
   for (auto& a : sbatch_args(req)) {
     argv.push_back(std::move(a));

@@ -22,6 +22,6 @@ msg=$("$BOREAS" cluster import --slurm --slurm-conf "$out/missing.conf" --out "$
 rc=$?
 set -e
 [ $rc -eq 1 ] || fail "missing slurm.conf: exit $rc, want 1"
-grep -q "missing.conf' is not a file" <<<"$msg" || fail "missing slurm.conf: message '$msg'"
+grep -q "missing.conf' (--slurm-conf) is not a file" <<<"$msg" || fail "missing slurm.conf: message '$msg'"
 [ ! -e "$out/x.yaml" ] || fail "a spec was written although the import failed"
 echo "ok: import, validate, 4 nodes / 32 GPUs / 2 racks"

@@ -12,6 +12,22 @@ kill_jobs() {
   squeue -h -o '%i %k' 2>/dev/null | awk '$2 ~ /^boreas:/ {print $1}' | xargs -r scancel 2>/dev/null || true
 }
 
+# As lib.sh's, but waits for the whole "listening on ...:PORT" line: under ctest lib.sh's check
+# sometimes saw the line before its port (then `grep -o '[0-9]*$'` failed, about 1 run in 3).
+start_daemon() {
+  "$BOREAS" serve --cluster "$CLUSTER" --data-dir "$DATA" --listen "127.0.0.1:$PORT" --grace 1 "$@" \
+    >"$WORK/serve.out" 2>>"$WORK/serve.err" &
+  DAEMON_PID=$!
+  local got
+  for _ in $(seq 200); do
+    got=$(sed -n 's|^boreas: listening on http://127.0.0.1:\([0-9][0-9]*\)$|\1|p' "$WORK/serve.out" 2>/dev/null)
+    if [ -n "$got" ]; then PORT=$got; URL=http://127.0.0.1:$PORT; return 0; fi
+    kill -0 "$DAEMON_PID" 2>/dev/null || { cat "$WORK/serve.err" >&2; fail "daemon exited at start"; }
+    sleep 0.05
+  done
+  fail "daemon did not start"
+}
+
 "$BOREAS" cluster import --slurm --out "$WORK/lab.yaml" >/dev/null
 
 # 1. The local test spec (2 nodes) is not this Slurm cluster.
