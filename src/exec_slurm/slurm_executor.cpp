@@ -190,15 +190,31 @@ std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::
   return std::nullopt;
 }
 
+void SlurmExecutor::sweep_unrecorded(const std::vector<slurm::SlurmJob>& all) {
+  std::unordered_map<uint64_t, bool> tracked;
+  for (const auto& [job, t] : jobs_) {
+    tracked[t.slurm_id] = true;
+  }
+  for (const auto& sj : all) {
+    if (sj.comment.rfind("boreas:", 0) == 0 && sj.held() && sj.restarts == 0 && !tracked.contains(sj.id)) {
+      (void)client_.cancel(sj.id);
+    }
+  }
+}
+
 std::vector<JobExit> SlurmExecutor::poll(Time now) {
   std::vector<JobExit> exits;
-  if (jobs_.empty() || now < last_poll_ + options_.poll_every) {
+  if ((jobs_.empty() && swept_) || now < last_poll_ + options_.poll_every) {
     return exits;
   }
   last_poll_ = now;
   auto all = client_.jobs();
   if (!all.is_ok()) {
     return exits;  // Slurm unreachable: try again at the next poll, nothing is concluded
+  }
+  if (!swept_) {
+    sweep_unrecorded(*all);
+    swept_ = true;
   }
   const auto seen = by_id(std::move(*all));
   for (auto it = jobs_.begin(); it != jobs_.end();) {

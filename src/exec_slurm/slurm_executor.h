@@ -32,6 +32,8 @@ class SlurmExecutor final : public server::Executor {
   server::AdoptOutcome adopt(const server::LaunchRequest& req, server::ProcessIdentity id) override;
   Status cancel(JobId job) override;
   Status preempt(JobId job) override;
+  // Also, once (the first poll, after every adopt): cancels held Slurm jobs marked "boreas:ID"
+  // that no adopt claimed: launched by a daemon killed before it recorded them, so never run.
   std::vector<server::JobExit> poll(Time now) override;
   size_t running() const override { return jobs_.size(); }
 
@@ -51,11 +53,13 @@ class SlurmExecutor final : public server::Executor {
   std::optional<server::JobExit> check(JobId job, Tracked& t, const slurm::SlurmJob* sj, Time now);
   server::JobExit classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const;
   Result<uint64_t> slurm_id(JobId job) const;
+  void sweep_unrecorded(const std::vector<slurm::SlurmJob>& all);
 
   SlurmExecutorOptions options_;
   slurm::Client client_;
   std::unordered_map<JobId, Tracked> jobs_;
   Time last_poll_ = Time::zero();
+  bool swept_ = false;  // the first poll cancels held Boreas jobs no one recorded
 };
 
 // "boreas:42": the comment that marks a Slurm job as Boreas job 42.

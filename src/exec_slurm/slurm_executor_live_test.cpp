@@ -167,6 +167,23 @@ TEST_F(SlurmExecutorLive, NodeFailureHandsTheJobBack) {
   EXPECT_TRUE(after->finished()) << "the requeued Slurm job was left behind: " << after->state;
 }
 
+// A daemon killed between sbatch and its durable write leaves a held "boreas:ID" job that no
+// adopt claims; the first poll cancels it (it never ran), and leaves other held jobs alone.
+TEST_F(SlurmExecutorLive, FirstPollCancelsUnrecordedHeldJobs) {
+  slurm::SubmitRequest r;
+  r.argv = {"true"};
+  r.comment = "boreas:4242";
+  r.output = dir_ + "/orphan.out";
+  auto orphan = client_.submit(r);
+  r.comment = "someone else";
+  auto other = client_.submit(r);
+  ASSERT_TRUE(orphan.is_ok() && other.is_ok());
+  (void)exec_->poll(wall());
+  EXPECT_EQ(client_.job(*orphan)->state, "CANCELLED");
+  EXPECT_TRUE(client_.job(*other)->held());
+  ASSERT_TRUE(client_.cancel(*other).is_ok());
+}
+
 TEST_F(SlurmExecutorLive, UnknownNodeIsRefused) {
   LaunchRequest r = request(104, {"true"}, {"n1"}, 1);
   r.placement[0].node = "elsewhere";

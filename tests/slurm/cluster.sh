@@ -4,32 +4,45 @@
 #                                  topology/tree with 2 leaf switches; prints "export SLURM_CONF=..."
 #   cluster.sh stop DIR            cancels every job, stops every daemon it started, checks none is left
 # Needs root, the munge user and Debian's slurmctld slurmd slurm-client munge (scripts/install-deps.sh).
-# Ports: DIR picks a block of 100 ports in 20000-59999 (override with SLURM_PORT_BASE), so two
-# fixtures in different folders do not clash. Everything lives under DIR; nothing in /etc is used.
+# Exit 77 (ctest: skipped) when it cannot run here at all: not root, or Slurm not installed.
+# Ports: a block of 100 below the kernel's ephemeral range (10000-31999), the first one from a
+# hash of DIR that no socket uses in any state (a stopped controller's port stays in TIME-WAIT
+# for a minute and slurmctld cannot bind it then); SLURM_PORT_BASE forces one. Everything lives under DIR; nothing in /etc is used.
 set -euo pipefail
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 usage() { die "usage: cluster.sh start DIR [NODES] | stop DIR"; }
 
+skip() { echo "cluster.sh: skipped: $*" >&2; exit 77; }
+
 check_tools() {
-  [ "$(id -u)" -eq 0 ] || die "needs root (slurmd runs jobs as root here); run the tests as root"
+  [ "$(id -u)" -eq 0 ] || skip "needs root (slurmd runs jobs as root here); run the Slurm tests as root"
   for t in slurmctld slurmd scontrol sinfo squeue scancel munged runuser; do
-    command -v "$t" >/dev/null || die "'$t' not found; install Slurm with scripts/install-deps.sh"
+    command -v "$t" >/dev/null || skip "'$t' not found; install Slurm with scripts/install-deps.sh"
   done
-  id munge >/dev/null 2>&1 || die "no 'munge' user; install the munge package (scripts/install-deps.sh)"
+  id munge >/dev/null 2>&1 || skip "no 'munge' user; install the munge package (scripts/install-deps.sh)"
 }
 
-port_base() {
-  if [ -n "${SLURM_PORT_BASE:-}" ]; then echo "$SLURM_PORT_BASE"; return; fi
-  local h; h=$(printf '%s' "$1" | cksum | cut -d' ' -f1)
-  echo $(( 20000 + (h % 400) * 100 ))
-}
-
-ports_free() {  # BASE NODES: none of BASE..BASE+NODES is listening
+ports_free() {  # BASE NODES: no TCP socket in any state uses BASE..BASE+NODES
   local busy
-  busy=$(ss -Htln | awk '{print $4}' | sed 's/.*://' | awk -v lo="$1" -v hi="$(( $1 + $2 ))" '$1>=lo && $1<=hi')
+  busy=$(ss -Htan | awk '{print $4}' | sed 's/.*://' | awk -v lo="$1" -v hi="$(( $1 + $2 ))" '$1>=lo && $1<=hi')
   [ -z "$busy" ]
+}
+
+port_base() {  # DIR NODES
+  if [ -n "${SLURM_PORT_BASE:-}" ]; then
+    ports_free "$SLURM_PORT_BASE" "$2" || die "ports $SLURM_PORT_BASE..$(( SLURM_PORT_BASE + $2 )) are in use"
+    echo "$SLURM_PORT_BASE"
+    return
+  fi
+  local h i base
+  h=$(printf '%s' "$1" | cksum | cut -d' ' -f1)
+  for i in $(seq 0 219); do
+    base=$(( 10000 + ((h + i) % 220) * 100 ))
+    if ports_free "$base" "$2"; then echo "$base"; return; fi
+  done
+  die "no free block of ports in 10000-31999; set SLURM_PORT_BASE"
 }
 
 write_slurm_conf() {  # DIR NODES BASE HOST
@@ -129,10 +142,9 @@ start() {  # DIR NODES
   [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] && [ "$n" -le 64 ] || die "NODES must be 1..64, got '$n'"
   check_tools
   [ ! -e "$d/run/slurmctld.pid" ] || die "$d holds a running cluster; run 'cluster.sh stop $d' first"
-  base=$(port_base "$d")
-  ports_free "$base" "$n" || die "ports $base..$(( base + n )) are in use; set SLURM_PORT_BASE to a free block"
+  base=$(port_base "$d" "$n")
   host=$(hostname)
-  rm -rf "$d/state" "$d/spool" "$d/run" "$d/etc" "$d/log" "$d/munge" "$d/fakedev"
+  rm -rf "$d/state" "$d/spool" "$d/run" "$d/etc" "$d/log" "$d/munge" "$d/fakedev" "$d/env"
   mkdir -p "$d/etc" "$d/state" "$d/spool" "$d/run" "$d/log"
   write_slurm_conf "$d" "$n" "$base" "$host"
   write_gres_and_topology "$d" "$n"
@@ -173,7 +185,7 @@ kill_stray_steps() {  # DIR
 
 stop() {  # DIR
   local d=$1 pids=() f
-  [ -d "$d/etc" ] || die "$d holds no cluster (no etc/ folder)"
+  [ -d "$d/etc" ] || skip "$d holds no cluster (no etc/ folder): nothing to stop"
   export SLURM_CONF=$d/etc/slurm.conf
   for f in "$d"/run/*.pid; do [ -r "$f" ] && pids+=("$(cat "$f")"); done
   if controller_up 2>/dev/null; then
