@@ -25,6 +25,10 @@ std::unordered_map<uint64_t, slurm::SlurmJob> by_id(std::vector<slurm::SlurmJob>
   return out;
 }
 
+Time limit_of(const LaunchRequest& req) {
+  return req.time_limit > Duration::zero() ? req.started + req.time_limit : Time::never();
+}
+
 }  // namespace
 
 std::string job_comment(JobId job) {
@@ -76,7 +80,7 @@ Result<ProcessIdentity> SlurmExecutor::launch(const LaunchRequest& req) {
   if (!id.is_ok()) {
     return id.status();
   }
-  jobs_[req.job] = Tracked{*id};
+  jobs_[req.job] = Tracked{*id, 0, limit_of(req)};
   return ProcessIdentity{static_cast<int32_t>(*id), 0};
 }
 
@@ -129,13 +133,14 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
   const uint64_t sid = static_cast<uint64_t>(id.pid);
   auto all = client_.jobs();
   if (!all.is_ok()) {
-    return {false, JobExit{req.job, ExitKind::kLost, -1}};
+    jobs_[req.job] = Tracked{sid, 0, limit_of(req)};  // Slurm unreachable: poll decides later;
+    return {true, std::nullopt};                       // calling it lost could run it twice
   }
   for (const auto& sj : *all) {
     if (sj.id != sid || sj.comment != job_comment(req.job)) {
       continue;
     }
-    Tracked t{sid, sj.restarts};
+    Tracked t{sid, sj.restarts, limit_of(req)};
     if (sj.finished()) {
       return {false, classify(req.job, t, sj)};
     }
@@ -152,7 +157,9 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
 // What Boreas asked for decides first (as in the local executor), then Slurm's final state.
 JobExit SlurmExecutor::classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const {
   JobExit e{job, ExitKind::kLost, sj.exit_code};
-  if (t.intent == Intent::kPreempt || sj.state == "PREEMPTED") {
+  if (t.intent == Intent::kTimeLimit) {
+    e.kind = ExitKind::kTimedOut;
+  } else if (t.intent == Intent::kPreempt || sj.state == "PREEMPTED") {
     e.kind = ExitKind::kPreempted;
   } else if (t.intent == Intent::kAbort || (sj.state == "CANCELLED" && sj.start_time == 0)) {
     e.kind = ExitKind::kNeverRan;
@@ -180,6 +187,10 @@ std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::
     // Slurm requeued it (node failure): Boreas places it again, from its last checkpoint.
     (void)client_.cancel(t.slurm_id);
     return JobExit{job, ExitKind::kPreempted, -1};
+  }
+  if (t.intent == Intent::kNone && now >= t.limit_at) {
+    t.intent = Intent::kTimeLimit;
+    (void)client_.cancel(t.slurm_id);
   }
   if (t.intent == Intent::kPreempt && t.deadline == Time::never()) {
     t.deadline = now + options_.grace;

@@ -41,10 +41,12 @@ class SlurmExecutor final : public server::Executor {
   Result<slurm::SubmitRequest> submit_request(const server::LaunchRequest& req) const;
 
  private:
-  enum class Intent : uint8_t { kNone, kCancel, kPreempt, kAbort };
+  enum class Intent : uint8_t { kNone, kCancel, kPreempt, kAbort, kTimeLimit };
   struct Tracked {
     uint64_t slurm_id = 0;
     uint32_t restarts = 0;
+    Time limit_at = Time::never();  // started + time limit: Boreas ends it then (Slurm's --time
+                                    // counts whole minutes and serves as a backstop)
     Intent intent = Intent::kNone;
     Time deadline = Time::never();  // preemption: when the grace ends and the job is cancelled
     bool stop_sent = false;

@@ -184,6 +184,18 @@ TEST_F(SlurmExecutorLive, FirstPollCancelsUnrecordedHeldJobs) {
   ASSERT_TRUE(client_.cancel(*other).is_ok());
 }
 
+// Boreas ends a job at its time limit to the second (Slurm's --time would wait a whole minute).
+TEST_F(SlurmExecutorLive, TimeLimitEndsTheJob) {
+  LaunchRequest r = request(105, {"sleep", "60"}, {"n2"}, 1);
+  r.time_limit = Duration::seconds(1);
+  r.started = wall();
+  wait_running(launch(r));
+  const auto exit = wait_exit(JobId(105));
+  ASSERT_TRUE(exit.has_value());
+  EXPECT_EQ(exit->kind, ExitKind::kTimedOut);
+  EXPECT_LT(wall() - r.started, Duration::seconds(10));
+}
+
 TEST_F(SlurmExecutorLive, UnknownNodeIsRefused) {
   LaunchRequest r = request(104, {"true"}, {"n1"}, 1);
   r.placement[0].node = "elsewhere";
