@@ -44,19 +44,38 @@ std::string padded(uint32_t v, size_t width) {
   return std::string(width > s.size() ? width - s.size() : 0, '0') + s;
 }
 
+// Far beyond any real cluster; keeps a hostile list ("a[0-99999]b[0-99999]") from eating memory.
+constexpr size_t kMaxNames = 1'000'000;
+constexpr size_t kMaxBytes = 32 << 20;
+
+struct Budget {
+  size_t names = 0;
+  size_t bytes = 0;
+};
+
+Status add_name(std::string name, std::string_view list, Budget* budget, std::vector<std::string>* out) {
+  budget->bytes += name.size() + 1;
+  if (++budget->names > kMaxNames || budget->bytes > kMaxBytes) {
+    return bad(list, "expands to more than " + std::to_string(kMaxNames) + " names or " +
+                         std::to_string(kMaxBytes >> 20) + " MiB");
+  }
+  out->push_back(std::move(name));
+  return Status::ok();
+}
+
 // "prefix[1-3,05]suffix" -> names.
-Status expand_item(std::string_view item, std::string_view list, std::vector<std::string>* out) {
+Status expand_item(std::string_view item, std::string_view list, Budget* budget, std::vector<std::string>* out) {
   const size_t open = item.find('[');
   if (open == std::string_view::npos) {
-    out->emplace_back(item);
-    return Status::ok();
+    return add_name(std::string(item), list, budget, out);
   }
   const size_t close = item.find(']', open);
   if (close == std::string_view::npos) {
     return bad(list, "'[' without ']'");
   }
   const std::string_view prefix = item.substr(0, open);
-  const std::string suffix(item.substr(close + 1));
+  std::vector<std::string> rest;  // the suffix's own expansion, once
+  BOREAS_RETURN_IF_ERROR(expand_item(item.substr(close + 1), list, budget, &rest));
   for (std::string_view range : top_level_items(item.substr(open + 1, close - open - 1))) {
     const size_t dash = range.find('-');
     const std::string_view lo_text = range.substr(0, dash);
@@ -69,10 +88,8 @@ Status expand_item(std::string_view item, std::string_view list, std::vector<std
       return bad(list, "range '" + std::string(range) + "' is empty or too long");
     }
     for (uint32_t v = *lo; v <= *hi; ++v) {
-      std::vector<std::string> rest;
-      BOREAS_RETURN_IF_ERROR(expand_item(suffix, list, &rest));
-      for (const auto& r : rest.empty() ? std::vector<std::string>{""} : rest) {
-        out->push_back(std::string(prefix) + padded(v, lo_text.size()) + r);
+      for (const auto& r : rest) {
+        BOREAS_RETURN_IF_ERROR(add_name(std::string(prefix) + padded(v, lo_text.size()) + r, list, budget, out));
       }
     }
   }
@@ -83,8 +100,9 @@ Status expand_item(std::string_view item, std::string_view list, std::vector<std
 
 Result<std::vector<std::string>> expand_hostlist(std::string_view list) {
   std::vector<std::string> names;
+  Budget budget;
   for (std::string_view item : top_level_items(list)) {
-    BOREAS_RETURN_IF_ERROR(expand_item(item, list, &names));
+    BOREAS_RETURN_IF_ERROR(expand_item(item, list, &budget, &names));
   }
   return names;
 }
@@ -106,7 +124,7 @@ Result<std::vector<uint32_t>> expand_ranges(std::string_view ranges) {
     if (!lo.is_ok() || !hi.is_ok()) {
       return lo.is_ok() ? hi.status() : lo.status();
     }
-    if (*hi < *lo || *hi - *lo > 4096) {
+    if (*hi < *lo || *hi - *lo > 4096 || out.size() > 65536) {
       return invalid_argument("Slurm index range '" + std::string(range) + "' is empty or too long");
     }
     for (uint32_t v = *lo; v <= *hi; ++v) {

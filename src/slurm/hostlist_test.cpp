@@ -25,6 +25,14 @@ TEST(Hostlist, RejectsMalformedListsSayingWhy) {
   EXPECT_FALSE(expand_hostlist("n[a-b]").is_ok());
 }
 
+// Found by fuzz_slurm_cli: nested ranges multiply; the list is refused instead of eating memory.
+TEST(Hostlist, RefusesListsThatExpandBeyondAnyCluster) {
+  auto huge = expand_hostlist("a[0-99999]b[0-99999]");
+  ASSERT_FALSE(huge.is_ok());
+  EXPECT_NE(huge.status().message().find("expands to more than 1000000 names or 32 MiB"), std::string::npos);
+  EXPECT_EQ(expand_hostlist("a[0-99]b[0-999]")->size(), 100'000u);
+}
+
 TEST(Hostlist, IndexRanges) {
   EXPECT_EQ(*expand_ranges("0-1,4"), (std::vector<uint32_t>{0, 1, 4}));
   EXPECT_FALSE(expand_ranges("3-1").is_ok());
