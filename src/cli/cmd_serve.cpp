@@ -14,6 +14,7 @@
 #include "cli/sim_placement.h"
 #include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
+#include "exec_slurm/node_watch.h"
 #include "exec_slurm/slurm_executor.h"
 #include "policy/registry.h"
 #include "server/controller.h"
@@ -191,7 +192,8 @@ std::thread stop_on_signal(server::ApiServer& api) {
 }
 
 // --executor slurm: the spec's nodes must be Slurm's (docs/live.md, "Slurm").
-Result<std::unique_ptr<server::Executor>> slurm_executor(const ServeArgs& a, const Cluster& cluster) {
+Result<std::unique_ptr<server::Executor>> slurm_executor(const ServeArgs& a, const Cluster& cluster,
+                                                        exec_slurm::NodeMap* map_out) {
   const slurm::Client client({a.slurm_conf});
   BOREAS_RETURN_IF_ERROR(client.ping());
   auto nodes = client.nodes();
@@ -207,13 +209,15 @@ Result<std::unique_ptr<server::Executor>> slurm_executor(const ServeArgs& a, con
   o.client.slurm_conf = a.slurm_conf;
   o.jobs_dir = a.data_dir + "/jobs";
   o.grace = Duration::from_seconds(a.grace_s);
-  o.nodes = std::move(*map);
+  o.nodes = *map;
+  *map_out = std::move(*map);
   return std::unique_ptr<server::Executor>(std::make_unique<exec_slurm::SlurmExecutor>(std::move(o)));
 }
 
-Result<std::unique_ptr<server::Executor>> make_executor(const ServeArgs& a, const Cluster& cluster) {
+Result<std::unique_ptr<server::Executor>> make_executor(const ServeArgs& a, const Cluster& cluster,
+                                                       exec_slurm::NodeMap* slurm_nodes) {
   if (a.executor == "slurm") {
-    return slurm_executor(a, cluster);
+    return slurm_executor(a, cluster, slurm_nodes);
   }
   if (a.executor != "local") {
     return invalid_argument("--executor " + a.executor + ": expected local or slurm");
@@ -235,7 +239,8 @@ int run_serve(const ServeArgs& a) {
   if (!store.is_ok()) {
     return report_error(store.status());
   }
-  auto executor = make_executor(a, cfg->cluster);
+  exec_slurm::NodeMap slurm_nodes;
+  auto executor = make_executor(a, cfg->cluster, &slurm_nodes);
   if (!executor.is_ok()) {
     return report_error(executor.status());
   }
@@ -252,8 +257,17 @@ int run_serve(const ServeArgs& a) {
   }
   std::thread waiter = stop_on_signal(api);
   controller.start();
+  std::unique_ptr<exec_slurm::NodeWatcher> watcher;  // Slurm's down/drained nodes -> drained here
+  if (a.executor == "slurm") {
+    watcher = std::make_unique<exec_slurm::NodeWatcher>(controller, slurm::ClientOptions{a.slurm_conf},
+                                                        std::move(slurm_nodes), Duration::seconds(1));
+    watcher->start();
+  }
   std::cout << "boreas: listening on http://" << listen->first << ":" << *port << std::endl;
   api.run();
+  if (watcher) {
+    watcher->stop();
+  }
   controller.stop();
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();

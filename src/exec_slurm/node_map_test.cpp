@@ -55,3 +55,42 @@ TEST(NodeMap, DisagreementIsRefusedSayingWhere) {
 
 }  // namespace
 }  // namespace boreas::exec_slurm
+
+#include "exec_slurm/node_watch.h"
+
+namespace boreas::exec_slurm {
+namespace {
+
+slurm::SlurmNode with_state(const std::string& name, const std::string& state, std::vector<std::string> flags) {
+  slurm::SlurmNode n;
+  n.name = name;
+  n.state = state;
+  n.flags = std::move(flags);
+  return n;
+}
+
+server::NodeView view(const std::string& name, bool drained) {
+  server::NodeView v;
+  v.name = name;
+  v.drained = drained;
+  return v;
+}
+
+// Slurm drains b and downs c: both drained in Boreas; an operator's drain of a is left alone;
+// when Slurm has b back it is resumed, c (still down) stays, a stays drained.
+TEST(NodeWatch, SlurmOutOfServiceDrainsAndReturnResumesOnlyOurOwn) {
+  const NodeMap map{{"a", {"n1", "h100"}}, {"b", {"n2", "h100"}}, {"c", {"n3", "h100"}}};
+  std::set<std::string> ours;
+  auto first = drain_changes(
+      map, {with_state("n1", "idle", {}), with_state("n2", "idle", {"DRAIN"}), with_state("n3", "down", {})},
+      {view("a", true), view("b", false), view("c", false)}, &ours);
+  EXPECT_EQ(first, (std::vector<DrainChange>{{"b", true}, {"c", true}}));
+  auto second = drain_changes(
+      map, {with_state("n1", "idle", {}), with_state("n2", "idle", {}), with_state("n3", "down", {})},
+      {view("a", true), view("b", true), view("c", true)}, &ours);
+  EXPECT_EQ(second, (std::vector<DrainChange>{{"b", false}}));
+  EXPECT_EQ(ours, (std::set<std::string>{"c"}));
+}
+
+}  // namespace
+}  // namespace boreas::exec_slurm

@@ -3,7 +3,8 @@
 #   1. a spec that disagrees with Slurm is refused, saying where;
 #   2. submit-run-complete: a job runs as a Slurm job on the node Boreas chose, its exit code
 #      comes back (0 -> completed, 3 -> failed);
-#   3. restart reconciliation: kill -9 the daemon while Slurm runs its jobs, start it again:
+#   3. node state: a node Slurm drains is drained in Boreas within the watcher's second, and back after;
+#   4. restart reconciliation: kill -9 the daemon while Slurm runs its jobs, start it again:
 #      every acknowledged job runs exactly once (0 lost, 0 run twice).
 source "$SRC/tests/server/lib.sh"
 : "${SLURM_CONF:?}"
@@ -50,7 +51,23 @@ grep -q "^ok-[0-7],[0-7]$" "$WORK/ok" || fail "job output '$(cat "$WORK/ok" 2>/d
 [ "$(json_field exit_code "$(api "$ADMIN" GET "/v1/jobs/$bad")")" = 3 ] || fail "exit code of 'exit 3' lost"
 squeue -h -t all -o '%k %T' | grep -q "^boreas:$ok COMPLETED$" || fail "no COMPLETED Slurm job for Boreas job $ok"
 
-# 3. kill -9 while Slurm runs the jobs: 8 jobs of 8 GPUs on 4 nodes, 1.5 s each.
+# Node state: Slurm drains n4 (the second node under leaf2 = leaf2-r00-n01 in the imported spec);
+# Boreas shows it drained within the watcher's second, and resumed once Slurm has it back.
+node_drained() {  # node_drained NAME -> true/false from GET /v1/nodes
+  api "$ADMIN" GET /v1/nodes | cut -d' ' -f2- |
+    python3 -c 'import json,sys; print(str([n["drained"] for n in json.load(sys.stdin)["nodes"] if n["name"]==sys.argv[1]][0]).lower())' "$1"
+}
+wait_drained() {  # wait_drained NAME true|false
+  for _ in $(seq 60); do [ "$(node_drained "$1")" = "$2" ] && return 0; sleep 0.05; done
+  fail "node $1 drained=$(node_drained "$1"), want $2 (3 s after Slurm changed it)"
+}
+scontrol update NodeName=n4 State=DRAIN Reason="serve test"
+wait_drained leaf2-r00-n01 true
+[ "$(node_drained leaf2-r00-n00)" = false ] || fail "n3 (leaf2-r00-n00) drained too"
+scontrol update NodeName=n4 State=RESUME
+wait_drained leaf2-r00-n01 false
+
+# 4. kill -9 while Slurm runs the jobs: 8 jobs of 8 GPUs on 4 nodes, 1.5 s each.
 : >"$WORK/ran"
 acked=()
 for i in $(seq 8); do
@@ -65,6 +82,6 @@ for id in "${acked[@]}"; do wait_state "$ADMIN" "$id" completed; done
 dups=$(sort -n "$WORK/ran" | uniq -d)
 [ -z "$dups" ] || fail "jobs ran twice: $dups"
 [ "$(sort -u "$WORK/ran" | wc -l)" -eq 8 ] || fail "ran $(sort -u "$WORK/ran" | tr '\n' ' '), want 1..8"
-echo "slurm serve: ok — refused a foreign spec, completed/failed with exit codes, kill -9 with" \
+echo "slurm serve: ok — refused a foreign spec, completed/failed with exit codes, Slurm drain/resume seen, kill -9 with" \
   "$running_in_slurm Slurm jobs running: 8 acknowledged, 8 ran, each once"
 stop_daemon
