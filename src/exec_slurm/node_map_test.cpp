@@ -76,20 +76,25 @@ server::NodeView view(const std::string& name, bool drained) {
   return v;
 }
 
-// Slurm drains b and downs c: both drained in Boreas; an operator's drain of a is left alone;
-// when Slurm has b back it is resumed, c (still down) stays, a stays drained.
+// Slurm drains b and downs c: both drained in Boreas; a, drained in Boreas, is drained in Slurm;
+// when Slurm has b back it is resumed, c (still down) stays; resuming a in Boreas resumes it in Slurm.
 TEST(NodeWatch, SlurmOutOfServiceDrainsAndReturnResumesOnlyOurOwn) {
   const NodeMap map{{"a", {"n1", "h100"}}, {"b", {"n2", "h100"}}, {"c", {"n3", "h100"}}};
   std::set<std::string> ours;
   auto first = drain_changes(
       map, {with_state("n1", "idle", {}), with_state("n2", "idle", {"DRAIN"}), with_state("n3", "down", {})},
       {view("a", true), view("b", false), view("c", false)}, &ours);
-  EXPECT_EQ(first, (std::vector<DrainChange>{{"b", true}, {"c", true}}));
-  auto second = drain_changes(
-      map, {with_state("n1", "idle", {}), with_state("n2", "idle", {}), with_state("n3", "down", {})},
-      {view("a", true), view("b", true), view("c", true)}, &ours);
-  EXPECT_EQ(second, (std::vector<DrainChange>{{"b", false}}));
+  // a: drained in Boreas by an operator while Slurm has n1 in service -> drained in Slurm too
+  EXPECT_EQ(first, (std::vector<DrainChange>{{"a", true, true}, {"b", true, false}, {"c", true, false}}));
+  slurm::SlurmNode n1 = with_state("n1", "idle", {"DRAIN"});
+  n1.reason = kBoreasDrainReason;
+  auto second = drain_changes(map, {n1, with_state("n2", "idle", {}), with_state("n3", "down", {})},
+                              {view("a", true), view("b", true), view("c", true)}, &ours);
+  EXPECT_EQ(second, (std::vector<DrainChange>{{"b", false, false}}));  // a: Slurm's drain is ours, no echo
   EXPECT_EQ(ours, (std::set<std::string>{"c"}));
+  // The operator resumes a in Boreas: Slurm's drain (marked as Boreas's) is lifted.
+  auto third = drain_changes(map, {n1}, {view("a", false)}, &ours);
+  EXPECT_EQ(third, (std::vector<DrainChange>{{"a", false, true}}));
 }
 
 }  // namespace

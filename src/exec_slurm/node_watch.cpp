@@ -1,32 +1,55 @@
 #include "exec_slurm/node_watch.h"
 
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 
 namespace boreas::exec_slurm {
 
+namespace {
+
+// The rule for one node: b = drained in Boreas, s = Slurm's view of it.
+std::optional<DrainChange> change_for(const std::string& name, bool b, const slurm::SlurmNode& s,
+                                      std::set<std::string>* ours) {
+  const bool marked = s.reason.rfind("boreas:", 0) == 0;  // drained in Slurm by this watcher
+  if (marked) {
+    return b ? std::nullopt : std::optional<DrainChange>({name, false, true});
+  }
+  if (!s.in_service()) {
+    if (b) {
+      return std::nullopt;
+    }
+    ours->insert(name);
+    return DrainChange{name, true, false};
+  }
+  if (!b) {
+    ours->erase(name);
+    return std::nullopt;
+  }
+  if (ours->erase(name) > 0) {
+    return DrainChange{name, false, false};
+  }
+  return DrainChange{name, true, true};
+}
+
+}  // namespace
+
 std::vector<DrainChange> drain_changes(const NodeMap& map, const std::vector<slurm::SlurmNode>& slurm_nodes,
                                        const std::vector<server::NodeView>& boreas_nodes,
                                        std::set<std::string>* ours) {
-  std::unordered_map<std::string, bool> in_service;  // by Slurm name
+  std::unordered_map<std::string, const slurm::SlurmNode*> by_name;
   for (const auto& n : slurm_nodes) {
-    in_service[n.name] = n.in_service();
+    by_name[n.name] = &n;
   }
   std::vector<DrainChange> changes;
   for (const auto& b : boreas_nodes) {
     const auto m = map.find(b.name);
-    const auto s = m == map.end() ? in_service.end() : in_service.find(m->second.name);
-    if (s == in_service.end()) {
+    const auto s = m == map.end() ? by_name.end() : by_name.find(m->second.name);
+    if (s == by_name.end()) {
       continue;
     }
-    if (!s->second && !b.drained) {
-      changes.push_back({b.name, true});
-      ours->insert(b.name);
-    } else if (s->second && b.drained && ours->count(b.name) > 0) {
-      changes.push_back({b.name, false});
-      ours->erase(b.name);
-    } else if (!b.drained) {
-      ours->erase(b.name);  // resumed in Boreas by someone else while Slurm had it back
+    if (auto c = change_for(b.name, b.drained, *s->second, ours)) {
+      changes.push_back(*c);
     }
   }
   return changes;
@@ -45,7 +68,14 @@ void NodeWatcher::sync_once() {
     return;  // Slurm unreachable: nothing is concluded, the next pass tries again
   }
   for (const DrainChange& c : drain_changes(map_, *nodes, controller_.nodes(), &ours_)) {
-    (void)controller_.set_drained("slurm", c.node, c.drained);
+    const std::string& slurm_name = map_.at(c.node).name;
+    if (!c.in_slurm) {
+      (void)controller_.set_drained("slurm", c.node, c.drained);
+    } else if (c.drained) {
+      (void)client_.drain(slurm_name, kBoreasDrainReason);
+    } else {
+      (void)client_.resume(slurm_name);
+    }
   }
 }
 

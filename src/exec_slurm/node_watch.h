@@ -1,9 +1,13 @@
 #pragma once
-// Slurm's node states into Boreas: a node Slurm has down, drained or not responding is drained in
-// Boreas within one watch interval (its jobs come back through the executor when Slurm requeues
-// them), and resumed when Slurm has it back, if this watcher was the one that drained it. A node
-// an operator drained in Boreas stays drained. After a restart the watcher does not know which
-// drains were its own, so a node Slurm returns then stays drained until `boreas resume`.
+// Node state both ways, once per watch interval:
+//  - a node Slurm has down, drained or not responding is drained in Boreas (its jobs come back
+//    through the executor when Slurm requeues them), and resumed when Slurm has it back, if this
+//    watcher drained it;
+//  - a node drained in Boreas (`boreas drain`) while Slurm has it in service is drained in Slurm
+//    with the reason "boreas: drained in Boreas", and resumed in Slurm when Boreas resumes it.
+// The reason marks Slurm drains as Boreas's own, so that survives a restart. Boreas drains made
+// because of Slurm do not: after a restart such a node, once Slurm has it back, counts as drained
+// in Boreas by an operator (and is drained in Slurm) until `boreas resume`.
 
 #include <condition_variable>
 #include <mutex>
@@ -16,9 +20,12 @@
 
 namespace boreas::exec_slurm {
 
+inline constexpr const char* kBoreasDrainReason = "boreas: drained in Boreas";
+
 struct DrainChange {
   std::string node;  // spec name
   bool drained = false;
+  bool in_slurm = false;  // the change is for Slurm (else for Boreas)
   bool operator==(const DrainChange&) const = default;
 };
 

@@ -13,11 +13,12 @@ kill_jobs() {
   squeue -h -o '%i %k' 2>/dev/null | awk '$2 ~ /^boreas:/ {print $1}' | xargs -r scancel 2>/dev/null || true
 }
 
-# As lib.sh's, but waits for the whole "listening on ...:PORT" line: under ctest lib.sh's check
-# sometimes saw the line before its port (then `grep -o '[0-9]*$'` failed, about 1 run in 3).
+# As lib.sh's, but the output file exists before it is read and the whole "listening on
+# ...:PORT" line is awaited: under ctest lib.sh's version failed about 1 run in 3.
 start_daemon() {
+  : >"$WORK/serve.out"  # exists before the first look (the background job's redirect may be later)
   "$BOREAS" serve --cluster "$CLUSTER" --data-dir "$DATA" --listen "127.0.0.1:$PORT" --grace 1 "$@" \
-    >"$WORK/serve.out" 2>>"$WORK/serve.err" &
+    >>"$WORK/serve.out" 2>>"$WORK/serve.err" &
   DAEMON_PID=$!
   local got
   for _ in $(seq 200); do
@@ -66,6 +67,17 @@ wait_drained leaf2-r00-n01 true
 [ "$(node_drained leaf2-r00-n00)" = false ] || fail "n3 (leaf2-r00-n00) drained too"
 scontrol update NodeName=n4 State=RESUME
 wait_drained leaf2-r00-n01 false
+# And back: `boreas drain` of leaf1-r00-n00 (n1) drains n1 in Slurm, resume lifts it.
+slurm_reason() { sinfo -h -n "$1" -o '%E'; }
+wait_reason() {  # wait_reason NODE TEXT
+  for _ in $(seq 60); do [ "$(slurm_reason "$1")" = "$2" ] && return 0; sleep 0.05; done
+  fail "Slurm's reason for $1 is '$(slurm_reason "$1")', want '$2'"
+}
+[ "$(code_of "$(api "$ADMIN" POST /v1/nodes/leaf1-r00-n00/drain)")" = 200 ] || fail "drain refused"
+wait_reason n1 "boreas: drained in Boreas"
+[ "$(code_of "$(api "$ADMIN" POST /v1/nodes/leaf1-r00-n00/resume)")" = 200 ] || fail "resume refused"
+wait_reason n1 none
+for _ in $(seq 60); do sinfo -h -n n1 -o %T | grep -qx idle && break; sleep 0.05; done
 
 # 4. kill -9 while Slurm runs the jobs: 8 jobs of 8 GPUs on 4 nodes, 1.5 s each.
 : >"$WORK/ran"
