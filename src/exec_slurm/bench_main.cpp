@@ -76,11 +76,13 @@ int main(int argc, char** argv) {
     (void)exec.cancel(JobId(static_cast<uint32_t>(j + 1)));
   }
   std::sort(latency.begin(), latency.end());
-  const auto pct = [&](double p) { return latency.empty() ? 0.0 : latency[static_cast<size_t>(p * (latency.size() - 1))]; };
+  const auto pct = [&](double p) {
+    return latency.empty() ? 0.0 : latency[static_cast<size_t>(p * (latency.size() - 1))];
+  };
   std::printf("held submits through the executor: %d in %.0f ms = %.0f/s\n", jobs, ms(t1 - t0),
               jobs / (ms(t1 - t0) / 1000));
   std::printf("releases: %d in %.0f ms = %.0f/s\n", jobs, ms(t2 - t1), jobs / (ms(t2 - t1) / 1000));
-  std::printf("release -> RUNNING (%zu of %d ran): median %.0f ms, p90 %.0f ms, max %.0f ms\n", latency.size(),
-              jobs, pct(0.5), pct(0.9), pct(1.0));
+  std::printf("release -> RUNNING (%zu of %d ran): median %.0f ms, p90 %.0f ms, max %.0f ms\n",
+              latency.size(), jobs, pct(0.5), pct(0.9), pct(1.0));
   return static_cast<int>(latency.size()) == jobs ? 0 : 1;
 }

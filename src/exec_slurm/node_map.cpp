@@ -30,8 +30,8 @@ Result<NodeMap> map_nodes(const Cluster& spec, const std::vector<slurm::SlurmNod
   }
   const std::vector<std::string> names = live->node_names();
   if (names.size() != spec.nodes.size()) {
-    return invalid_argument("the cluster spec has " + std::to_string(spec.nodes.size()) + " nodes, Slurm has " +
-                            std::to_string(names.size()) + kFix);
+    return invalid_argument("the cluster spec has " + std::to_string(spec.nodes.size()) +
+                            " nodes, Slurm has " + std::to_string(names.size()) + kFix);
   }
   NodeMap map;
   size_t i = 0;

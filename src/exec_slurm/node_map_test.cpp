@@ -27,9 +27,12 @@ const std::vector<slurm::SlurmSwitch> kLeaves{{"leaf1", 0, {"n1", "n2"}, {}}, {"
 // The spec `cluster import --slurm` writes for n1,n2 (leaf1) and n3 (leaf2): nodes map in order.
 TEST(NodeMap, ImportedSpecMapsNodeByNode) {
   const Cluster c = spec(
-      "  - {name: leaf1, count: 2, gpu: H100-SXM, gpus_per_node: 8, nodes_per_rack: 2, cpus: 64, memory_gib: 1024}\n"
-      "  - {name: leaf2, count: 1, gpu: A100-80G, gpus_per_node: 4, nodes_per_rack: 1, cpus: 64, memory_gib: 1024}\n");
-  auto m = map_nodes(c, {node("n1", "gpu:h100:8"), node("n2", "gpu:h100:8"), node("n3", "gpu:a100-80g:4")}, kLeaves);
+      "  - {name: leaf1, count: 2, gpu: H100-SXM, gpus_per_node: 8, nodes_per_rack: 2, cpus: 64, memory_gib: "
+      "1024}\n"
+      "  - {name: leaf2, count: 1, gpu: A100-80G, gpus_per_node: 4, nodes_per_rack: 1, cpus: 64, memory_gib: "
+      "1024}\n");
+  auto m = map_nodes(c, {node("n1", "gpu:h100:8"), node("n2", "gpu:h100:8"), node("n3", "gpu:a100-80g:4")},
+                     kLeaves);
   ASSERT_TRUE(m.is_ok()) << m.status().message();
   ASSERT_EQ(m->size(), 3u);
   EXPECT_EQ(m->at(c.nodes[0].name).name, "n1");
@@ -40,8 +43,10 @@ TEST(NodeMap, ImportedSpecMapsNodeByNode) {
 
 TEST(NodeMap, DisagreementIsRefusedSayingWhere) {
   const Cluster c = spec(
-      "  - {name: g, count: 3, gpu: H100-SXM, gpus_per_node: 8, nodes_per_rack: 3, cpus: 64, memory_gib: 1024}\n");
-  auto m = map_nodes(c, {node("n1", "gpu:h100:8"), node("n2", "gpu:h100:8"), node("n3", "gpu:a100-80g:4")}, kLeaves);
+      "  - {name: g, count: 3, gpu: H100-SXM, gpus_per_node: 8, nodes_per_rack: 3, cpus: 64, memory_gib: "
+      "1024}\n");
+  auto m = map_nodes(c, {node("n1", "gpu:h100:8"), node("n2", "gpu:h100:8"), node("n3", "gpu:a100-80g:4")},
+                     kLeaves);
   ASSERT_FALSE(m.is_ok());
   EXPECT_NE(m.status().message().find("node 3 of the spec (" + c.nodes[2].name +
                                       ") has 8 H100-SXM GPUs, but Slurm node n3 has 4 A100-80G GPUs"),
@@ -61,7 +66,8 @@ TEST(NodeMap, DisagreementIsRefusedSayingWhere) {
 namespace boreas::exec_slurm {
 namespace {
 
-slurm::SlurmNode with_state(const std::string& name, const std::string& state, std::vector<std::string> flags) {
+slurm::SlurmNode with_state(const std::string& name, const std::string& state,
+                            std::vector<std::string> flags) {
   slurm::SlurmNode n;
   n.name = name;
   n.state = state;

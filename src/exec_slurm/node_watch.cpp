@@ -55,7 +55,8 @@ std::vector<DrainChange> drain_changes(const NodeMap& map, const std::vector<slu
   return changes;
 }
 
-NodeWatcher::NodeWatcher(server::Controller& controller, slurm::ClientOptions client, NodeMap map, Duration every)
+NodeWatcher::NodeWatcher(server::Controller& controller, slurm::ClientOptions client, NodeMap map,
+                         Duration every)
     : controller_(controller), client_(std::move(client)), map_(std::move(map)), every_(every) {}
 
 NodeWatcher::~NodeWatcher() {

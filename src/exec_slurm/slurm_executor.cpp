@@ -134,7 +134,7 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
   auto all = client_.jobs();
   if (!all.is_ok()) {
     jobs_[req.job] = Tracked{sid, 0, limit_of(req)};  // Slurm unreachable: poll decides later;
-    return {true, std::nullopt};                       // calling it lost could run it twice
+    return {true, std::nullopt};                      // calling it lost could run it twice
   }
   for (const auto& sj : *all) {
     if (sj.id != sid || sj.comment != job_comment(req.job)) {

@@ -21,9 +21,9 @@ using server::JobExit;
 using server::LaunchRequest;
 
 Time wall() {
-  return Time::from_micros(
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
+  return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count());
 }
 
 class SlurmExecutorLive : public ::testing::Test {
@@ -149,7 +149,8 @@ TEST_F(SlurmExecutorLive, NodeFailureHandsTheJobBack) {
   const uint64_t sid = launch(request(103, {"sleep", "60"}, {"n3"}, 1));
   wait_running(sid);
   ASSERT_TRUE(client_.drain("n3", "unused").is_ok());  // keep Slurm from restarting it there
-  const std::vector<std::string> down{"scontrol", "update", "NodeName=n3", "State=DOWN", "Reason=test failure"};
+  const std::vector<std::string> down{"scontrol", "update", "NodeName=n3", "State=DOWN",
+                                      "Reason=test failure"};
   ASSERT_EQ(slurm::run_command(down, {})->exit_code, 0);
   const auto exit = wait_exit(JobId(103));
   ASSERT_TRUE(exit.has_value());

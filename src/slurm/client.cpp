@@ -60,8 +60,8 @@ std::string shell_quote(const std::vector<std::string>& argv) {
 }
 
 std::vector<std::string> sbatch_args(const SubmitRequest& req) {
-  std::vector<std::string> a{"--parsable", "--nodes=" + std::to_string(req.nodes),
-                             "--ntasks-per-node=1", "--export=ALL"};
+  std::vector<std::string> a{"--parsable", "--nodes=" + std::to_string(req.nodes), "--ntasks-per-node=1",
+                             "--export=ALL"};
   if (req.hold) {
     a.push_back("--hold");
   }
@@ -109,8 +109,8 @@ Result<std::string> Client::run(const std::vector<std::string>& argv) const {
   }
   if (out->exit_code != 0) {
     const std::string err = trimmed(out->err.empty() ? out->out : out->err);
-    return io_error(quote_command(argv) + " failed (exit " + std::to_string(out->exit_code) + "): " +
-                    (err.empty() ? "no message" : err));
+    return io_error(quote_command(argv) + " failed (exit " + std::to_string(out->exit_code) +
+                    "): " + (err.empty() ? "no message" : err));
   }
   return std::move(out->out);
 }
@@ -138,8 +138,8 @@ Result<uint64_t> Client::submit(const SubmitRequest& req) const {
     return out.status();
   }
   if (out->exit_code != 0) {
-    return io_error(quote_command(argv) + " failed (exit " +
-                    std::to_string(out->exit_code) + "): " + trimmed(out->err));
+    return io_error(quote_command(argv) + " failed (exit " + std::to_string(out->exit_code) +
+                    "): " + trimmed(out->err));
   }
   return parse_job_id(out->out);
 }

@@ -19,19 +19,19 @@ struct ClientOptions {
 };
 
 struct SubmitRequest {
-  std::string name;                 // --job-name
-  std::string comment;              // --comment, e.g. "boreas:42"
-  std::vector<std::string> argv;    // the command, run by the batch script
-  std::vector<std::string> env;     // "NAME=value", exported into the job
-  std::string cwd;                  // --chdir; empty = sbatch's own
-  std::string output;               // --output; empty = Slurm's default
-  uint32_t nodes = 1;               // --nodes (fixed at submit: Slurm refuses to change it later)
-  uint32_t gpus_per_node = 0;       // --gres=gpu[:TYPE]:N
-  std::string gpu_type;             // Slurm's GRES type, e.g. "h100"; empty = any
+  std::string name;                    // --job-name
+  std::string comment;                 // --comment, e.g. "boreas:42"
+  std::vector<std::string> argv;       // the command, run by the batch script
+  std::vector<std::string> env;        // "NAME=value", exported into the job
+  std::string cwd;                     // --chdir; empty = sbatch's own
+  std::string output;                  // --output; empty = Slurm's default
+  uint32_t nodes = 1;                  // --nodes (fixed at submit: Slurm refuses to change it later)
+  uint32_t gpus_per_node = 0;          // --gres=gpu[:TYPE]:N
+  std::string gpu_type;                // Slurm's GRES type, e.g. "h100"; empty = any
   std::vector<std::string> node_list;  // --nodelist; empty = pin later
-  uint32_t time_limit_min = 0;      // --time; 0 = the partition's
-  std::optional<uint32_t> uid;      // --uid (only root may); the job runs as that user
-  bool hold = true;                 // --hold: nothing starts until release()
+  uint32_t time_limit_min = 0;         // --time; 0 = the partition's
+  std::optional<uint32_t> uid;         // --uid (only root may); the job runs as that user
+  bool hold = true;                    // --hold: nothing starts until release()
 };
 
 // The sbatch arguments for a request (without the program name).
@@ -48,8 +48,8 @@ class Client {
   Status pin(uint64_t job, const std::vector<std::string>& nodes) const;
   Status release(uint64_t job) const;
   Status signal(uint64_t job, const std::string& signal, bool whole_job) const;  // --full or --batch
-  Status requeue(uint64_t job, bool hold) const;  // requeuehold when hold
-  Status start_now(uint64_t job) const;           // StartTime=now (skip the requeue delay)
+  Status requeue(uint64_t job, bool hold) const;                                 // requeuehold when hold
+  Status start_now(uint64_t job) const;  // StartTime=now (skip the requeue delay)
   Status cancel(uint64_t job) const;
   Status drain(const std::string& node, const std::string& reason) const;
   Status resume(const std::string& node) const;

@@ -124,8 +124,8 @@ TEST_F(SlurmLive, TwoNodeGangStartsAsOneJob) {
 TEST_F(SlurmLive, SignalRequeueAndReplace) {
   const std::string mark = out_ + "/usr1-mark";
   std::filesystem::remove(mark);
-  auto id = client_.submit(
-      request({"bash", "-c", "trap 'echo got >> " + mark + "' USR1; for i in $(seq 300); do sleep 0.1; done"}, 1, 1));
+  auto id = client_.submit(request(
+      {"bash", "-c", "trap 'echo got >> " + mark + "' USR1; for i in $(seq 300); do sleep 0.1; done"}, 1, 1));
   ASSERT_TRUE(id.is_ok()) << id.status().message();
   ASSERT_TRUE(client_.pin(*id, {"n2"}).is_ok());
   ASSERT_TRUE(client_.release(*id).is_ok());

@@ -107,8 +107,8 @@ Result<CommandOutput> run_command(const std::vector<std::string>& argv, const st
   std::vector<std::string> args = argv;
   std::vector<std::string> envs = merged_env(env);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, pointers(args).data(),
-                              pointers(envs).data());
+  const int rc =
+      posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, pointers(args).data(), pointers(envs).data());
   posix_spawn_file_actions_destroy(&actions);
   close(out_pipe[1]);
   close(err_pipe[1]);

@@ -64,7 +64,8 @@ Status add_name(std::string name, std::string_view list, Budget* budget, std::ve
 }
 
 // "prefix[1-3,05]suffix" -> names.
-Status expand_item(std::string_view item, std::string_view list, Budget* budget, std::vector<std::string>* out) {
+Status expand_item(std::string_view item, std::string_view list, Budget* budget,
+                   std::vector<std::string>* out) {
   const size_t open = item.find('[');
   if (open == std::string_view::npos) {
     return add_name(std::string(item), list, budget, out);
@@ -89,7 +90,8 @@ Status expand_item(std::string_view item, std::string_view list, Budget* budget,
     }
     for (uint32_t v = *lo; v <= *hi; ++v) {
       for (const auto& r : rest) {
-        BOREAS_RETURN_IF_ERROR(add_name(std::string(prefix) + padded(v, lo_text.size()) + r, list, budget, out));
+        BOREAS_RETURN_IF_ERROR(
+            add_name(std::string(prefix) + padded(v, lo_text.size()) + r, list, budget, out));
       }
     }
   }

@@ -34,7 +34,8 @@ Result<std::string> catalog_gpu(const SlurmNode& node, const GpuCatalog& catalog
                        "); Boreas models one GPU type per node: split the node's GRES in slurm.conf");
   }
   if (types[0].empty()) {
-    return invalid_argument(where + "its GRES 'gpu' has no type, so Boreas cannot tell the GPU model; give "
+    return invalid_argument(where +
+                            "its GRES 'gpu' has no type, so Boreas cannot tell the GPU model; give "
                             "the type in slurm.conf and gres.conf (Gres=gpu:h100:8, Type=h100)");
   }
   const GpuTypeMatch m = match_gpu_type(catalog, types[0]);
@@ -44,8 +45,9 @@ Result<std::string> catalog_gpu(const SlurmNode& node, const GpuCatalog& catalog
       options.push_back(catalog.at(c).name);
     }
     return invalid_argument(where + "GPU type '" + types[0] + "' " +
-                            (options.empty() ? "is not in the GPU catalog (known: " + join(catalog.names(), ", ")
-                                             : "is ambiguous (could be " + join(options, ", ")) +
+                            (options.empty()
+                                 ? "is not in the GPU catalog (known: " + join(catalog.names(), ", ")
+                                 : "is ambiguous (could be " + join(options, ", ")) +
                             "); rename the GRES type in Slurm or add the type to a gpu_catalog file "
                             "(docs/formats/cluster.md)");
   }
@@ -58,8 +60,8 @@ Result<ImportedGroup> shape_of(const SlurmNode& node, const GpuCatalog& catalog)
     return gpu.status();
   }
   if (node.cpus == 0 || node.memory_mib == 0) {
-    return invalid_argument("Slurm node " + node.name + " reports " + std::to_string(node.cpus) + " CPUs and " +
-                            std::to_string(node.memory_mib) +
+    return invalid_argument("Slurm node " + node.name + " reports " + std::to_string(node.cpus) +
+                            " CPUs and " + std::to_string(node.memory_mib) +
                             " MiB memory; set CPUs= and RealMemory= for it in slurm.conf");
   }
   ImportedGroup g;
@@ -95,7 +97,9 @@ std::vector<std::pair<std::string, std::vector<const SlurmNode*>>> racks(
   for (const auto& n : nodes) {
     const auto it = leaf_of.find(n.name);
     const std::string rack = it == leaf_of.end() ? "unswitched" : it->second;
-    std::find_if(out.begin(), out.end(), [&](const auto& r) { return r.first == rack; })->second.push_back(&n);
+    std::find_if(out.begin(), out.end(), [&](const auto& r) {
+      return r.first == rack;
+    })->second.push_back(&n);
   }
   std::erase_if(out, [](const auto& r) { return r.second.empty(); });
   return out;
@@ -136,9 +140,10 @@ Result<ImportedCluster> import_cluster(const std::string& name, const std::vecto
 }
 
 std::string to_yaml(const ImportedCluster& cluster) {
-  std::string y = "# Written by `boreas cluster import --slurm` from the live Slurm cluster.\n"
-                  "# One rack per leaf switch (topology/tree); the comment above each group lists\n"
-                  "# its Slurm nodes in Boreas node order. Re-import when slurm.conf changes.\n";
+  std::string y =
+      "# Written by `boreas cluster import --slurm` from the live Slurm cluster.\n"
+      "# One rack per leaf switch (topology/tree); the comment above each group lists\n"
+      "# its Slurm nodes in Boreas node order. Re-import when slurm.conf changes.\n";
   y += "name: " + cluster.name + "\ngroups:\n";
   for (const auto& g : cluster.groups) {
     char mem[32];

@@ -49,9 +49,10 @@ TEST(SlurmImport, FixtureClusterOneRackPerLeaf) {
   EXPECT_EQ(c->groups[1].slurm_nodes, (Names{"n3", "n4"}));
   EXPECT_EQ(c->node_names(), (Names{"n1", "n2", "n3", "n4"}));
   const std::string yaml = to_yaml(*c);
-  EXPECT_NE(yaml.find("- {name: leaf2, count: 2, gpu: H100-SXM, gpus_per_node: 8, nodes_per_rack: 2, cpus: 64, "
-                      "memory_gib: 976.5625}"),
-            std::string::npos)
+  EXPECT_NE(
+      yaml.find("- {name: leaf2, count: 2, gpu: H100-SXM, gpus_per_node: 8, nodes_per_rack: 2, cpus: 64, "
+                "memory_gib: 976.5625}"),
+      std::string::npos)
       << yaml;
   EXPECT_NE(yaml.find("# slurm nodes: n3,n4"), std::string::npos);
 }

@@ -172,7 +172,8 @@ Result<SlurmNode> parse_node(const json& n) {
   node.gres = std::move(*gres);
   node.gres_used = std::move(*used);
   const auto features = n.find("features");
-  node.features = features != n.end() && features->is_array() ? words(n, "features") : split(text(n, "features"), ',');
+  node.features =
+      features != n.end() && features->is_array() ? words(n, "features") : split(text(n, "features"), ',');
   node.partitions = words(n, "partitions");
   node.cpus = static_cast<uint32_t>(number(n, "cpus"));
   node.memory_mib = static_cast<uint64_t>(number(n, "real_memory"));
@@ -190,7 +191,8 @@ Result<json> document(std::string_view text_in, const char* list, const char* to
   }
   const auto it = doc.find(list);
   if (it == doc.end() || !it->is_array()) {
-    return invalid_argument(std::string(tool) + " --json has no '" + list + "' list; is this Slurm 21.08 or newer?");
+    return invalid_argument(std::string(tool) + " --json has no '" + list +
+                            "' list; is this Slurm 21.08 or newer?");
   }
   return json(std::move(*it));
 }
@@ -203,14 +205,16 @@ int32_t exit_code_from_wait_status(int64_t status) {
 }
 
 bool SlurmJob::finished() const {
-  static const char* const kTerminal[] = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL",
-                                          "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"};
-  return std::any_of(std::begin(kTerminal), std::end(kTerminal), [this](const char* s) { return state == s; });
+  static const char* const kTerminal[] = {"COMPLETED", "FAILED",    "CANCELLED", "TIMEOUT",      "NODE_FAIL",
+                                          "PREEMPTED", "BOOT_FAIL", "DEADLINE",  "OUT_OF_MEMORY"};
+  return std::any_of(std::begin(kTerminal), std::end(kTerminal),
+                     [this](const char* s) { return state == s; });
 }
 
 bool SlurmNode::in_service() const {
-  static const char* const kOut[] = {"DRAIN", "DRAINED", "DRAINING", "FAIL", "NOT_RESPONDING", "DOWN",
-                                     "POWERED_DOWN", "MAINTENANCE", "REBOOT_REQUESTED"};
+  static const char* const kOut[] = {"DRAIN",        "DRAINED",        "DRAINING",
+                                     "FAIL",         "NOT_RESPONDING", "DOWN",
+                                     "POWERED_DOWN", "MAINTENANCE",    "REBOOT_REQUESTED"};
   if (state == "down" || state == "future" || state == "unknown" || state == "error") {
     return false;
   }

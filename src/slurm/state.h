@@ -18,13 +18,13 @@ struct SlurmJob {
   uint64_t id = 0;
   std::string name;
   std::string comment;  // --comment at submit (Boreas writes "boreas:JOBID")
-  std::string state;   // "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", ...
-  std::string reason;  // Slurm's reason, "None" when it has none ("JobHeldUser", "Resources", ...)
-  std::vector<std::string> nodes;           // allocated (expanded)
-  std::vector<std::string> required_nodes;  // the pin (expanded)
+  std::string state;    // "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", ...
+  std::string reason;   // Slurm's reason, "None" when it has none ("JobHeldUser", "Resources", ...)
+  std::vector<std::string> nodes;                  // allocated (expanded)
+  std::vector<std::string> required_nodes;         // the pin (expanded)
   std::vector<std::vector<uint32_t>> gpu_indexes;  // per allocated node, from gres_detail
-  int32_t exit_code = 0;  // the command's exit code; 128+signal when killed
-  int64_t submit_time = 0;  // Unix seconds; 0 = not yet
+  int32_t exit_code = 0;                           // the command's exit code; 128+signal when killed
+  int64_t submit_time = 0;                         // Unix seconds; 0 = not yet
   int64_t start_time = 0;
   int64_t end_time = 0;
   uint32_t restarts = 0;
@@ -35,7 +35,7 @@ struct SlurmJob {
 
 struct SlurmNode {
   std::string name;
-  std::string state;              // base state, lower case: "idle", "mixed", "allocated", "down", ...
+  std::string state;               // base state, lower case: "idle", "mixed", "allocated", "down", ...
   std::vector<std::string> flags;  // upper case: "DRAIN", "NOT_RESPONDING", ...
   std::string reason;
   std::vector<Gres> gres;

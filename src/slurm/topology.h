@@ -14,7 +14,7 @@ namespace boreas::slurm {
 
 struct SlurmSwitch {
   std::string name;
-  uint32_t level = 0;  // 0 = leaf
+  uint32_t level = 0;                 // 0 = leaf
   std::vector<std::string> nodes;     // every node below it (expanded)
   std::vector<std::string> switches;  // its child switches
 };
