@@ -146,6 +146,7 @@ start() {  # DIR NODES
   host=$(hostname)
   rm -rf "$d/state" "$d/spool" "$d/run" "$d/etc" "$d/log" "$d/munge" "$d/fakedev" "$d/env"
   mkdir -p "$d/etc" "$d/state" "$d/spool" "$d/run" "$d/log"
+  chmod a+x "$d"  # munged runs as 'munge' and must reach its socket folder (mktemp -d gives 0700)
   write_slurm_conf "$d" "$n" "$base" "$host"
   write_gres_and_topology "$d" "$n"
   start_munge "$d"
