@@ -11,6 +11,7 @@ PACKAGES=(
   libsqlite3-dev libcpp-httplib-dev libssl-dev prometheus curl sqlite3
   libglpk-dev  # the hetero placement's LP (Gavel-style max-min allocation)
   chromium  # the HTML report's browser test (headless, driven by web/'s playwright-core)
+  slurmctld slurmd slurm-client munge  # the Slurm executor's tests: a private cluster (tests/slurm/cluster.sh)
 )
 # The report inlines its charting library from npm at build time; keep a node that is already there.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

@@ -1,7 +1,9 @@
-// `boreas cluster validate|show`: check a cluster spec and summarise what it describes.
+// `boreas cluster validate|show|import`: check a cluster spec, summarise what it describes, or
+// write one from a live Slurm cluster.
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,6 +12,8 @@
 #include "cli/command.h"
 #include "config/cluster_spec.h"
 #include "config/cluster_summary.h"
+#include "slurm/client.h"
+#include "slurm/import.h"
 
 namespace boreas::cli {
 namespace {
@@ -18,6 +22,10 @@ struct ClusterArgs {
   std::string file;
   std::string queues;
   bool json = false;
+  bool slurm = false;
+  std::string slurm_conf;
+  std::string out;
+  std::string name;
 };
 
 void print_warnings(const std::vector<config::Warning>& warnings) {
@@ -165,6 +173,49 @@ int run_show(const ClusterArgs& args) {
   return kExitOk;
 }
 
+Result<std::string> slurm_spec(const ClusterArgs& args) {
+  const slurm::Client client({args.slurm_conf});
+  BOREAS_RETURN_IF_ERROR(client.ping());
+  auto nodes = client.nodes();
+  if (!nodes.is_ok()) {
+    return nodes.status();
+  }
+  auto topology = client.topology();
+  if (!topology.is_ok()) {
+    return topology.status();
+  }
+  auto imported = slurm::import_cluster(args.name, *nodes, *topology, config::builtin_gpu_catalog());
+  if (!imported.is_ok()) {
+    return imported.status();
+  }
+  return slurm::to_yaml(*imported);
+}
+
+int run_import(const ClusterArgs& args) {
+  if (!args.slurm) {
+    return report_error(invalid_argument("cluster import: say where from: --slurm (the only source so far)"));
+  }
+  auto yaml = slurm_spec(args);
+  if (!yaml.is_ok()) {
+    return report_error(yaml.status().with_context("cluster import --slurm: "));
+  }
+  std::ofstream out(args.out);
+  out << *yaml;
+  out.close();
+  if (!out) {
+    return report_error(io_error("cluster import: cannot write '" + args.out + "'; check the folder exists and is writable"));
+  }
+  std::vector<config::Warning> warnings;
+  Result<Cluster> cluster = config::load_cluster_file(args.out, &warnings);
+  print_warnings(warnings);
+  if (!cluster.is_ok()) {
+    return report_error(cluster.status().with_context("the imported spec does not load (a bug): "));
+  }
+  std::cout << "wrote " << args.out << ": " << cluster->nodes.size() << " nodes, " << cluster->gpu_count()
+            << " GPUs, " << cluster->racks.size() << " racks from Slurm\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_cluster_commands(CLI::App& app, Runner& runner) {
@@ -185,6 +236,13 @@ void add_cluster_commands(CLI::App& app, Runner& runner) {
   show->add_option("file", args->file, "cluster spec YAML")->required();
   show->add_flag("--json", args->json, "stable JSON output (schema in docs/formats/cluster.md)");
   show->callback([&runner, args] { runner.action = [args] { return run_show(*args); }; });
+
+  auto* import = cluster->add_subcommand("import", "Write a cluster spec from a live Slurm cluster (docs/live.md)");
+  import->add_flag("--slurm", args->slurm, "read nodes, GRES, features and topology.conf switches from Slurm");
+  import->add_option("--slurm-conf", args->slurm_conf, "slurm.conf to use (default: SLURM_CONF or /etc/slurm)");
+  import->add_option("--out", args->out, "cluster spec YAML to write")->required();
+  import->add_option("--name", args->name, "cluster name in the spec")->default_val("slurm");
+  import->callback([&runner, args] { runner.action = [args] { return run_import(*args); }; });
 }
 
 }  // namespace boreas::cli

@@ -18,6 +18,8 @@
 #include "cli/sim_placement.h"
 #include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
+#include "exec_slurm/node_watch.h"
+#include "exec_slurm/slurm_executor.h"
 #include "policy/registry.h"
 #include "server/cgroup.h"
 #include "server/controller.h"
@@ -50,6 +52,8 @@ struct ServeArgs {
   bool allow_root_jobs = false;
   std::string cgroup_root;
   std::string log_file;  // empty = stderr
+  std::string executor = "local";  // or "slurm"
+  std::string slurm_conf;          // empty: SLURM_CONF or /etc/slurm
 };
 
 Result<std::pair<std::string, int>> parse_listen(const std::string& s) {
@@ -228,6 +232,42 @@ Status secure_setup(const ServeArgs& a) {
   return a.cgroup_root.empty() ? Status::ok() : server::check_cgroup_root(a.cgroup_root);
 }
 
+// --executor slurm: the spec's nodes must be Slurm's (docs/live.md, "Slurm").
+Result<std::unique_ptr<server::Executor>> slurm_executor(const ServeArgs& a, const Cluster& cluster,
+                                                        exec_slurm::NodeMap* map_out) {
+  const slurm::Client client({a.slurm_conf});
+  BOREAS_RETURN_IF_ERROR(client.ping());
+  auto nodes = client.nodes();
+  auto topology = nodes.is_ok() ? client.topology() : Result<std::vector<slurm::SlurmSwitch>>(nodes.status());
+  if (!topology.is_ok()) {
+    return topology.status();
+  }
+  auto map = exec_slurm::map_nodes(cluster, *nodes, *topology);
+  if (!map.is_ok()) {
+    return map.status().with_context("--executor slurm: " + a.cluster + " disagrees with Slurm: ");
+  }
+  exec_slurm::SlurmExecutorOptions o;
+  o.client.slurm_conf = a.slurm_conf;
+  o.jobs_dir = a.data_dir + "/jobs";
+  o.grace = Duration::from_seconds(a.grace_s);
+  o.nodes = *map;
+  *map_out = std::move(*map);
+  return std::unique_ptr<server::Executor>(std::make_unique<exec_slurm::SlurmExecutor>(std::move(o)));
+}
+
+Result<std::unique_ptr<server::Executor>> make_executor(const ServeArgs& a, const Cluster& cluster,
+                                                       exec_slurm::NodeMap* slurm_nodes) {
+  if (a.executor == "slurm") {
+    return slurm_executor(a, cluster, slurm_nodes);
+  }
+  if (a.executor != "local") {
+    return invalid_argument("--executor " + a.executor + ": expected local or slurm");
+  }
+  return std::unique_ptr<server::Executor>(std::make_unique<server::LocalExecutor>(
+      server::LocalExecutorOptions{a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env(),
+                                   a.allow_root_jobs, a.cgroup_root}));
+}
+
 int run_serve(const ServeArgs& a) {
   // Before any thread starts (store writer, GPU telemetry, HTTP pool), so every thread inherits
   // the mask and only handle_signals() ever sees these signals.
@@ -255,12 +295,15 @@ int run_serve(const ServeArgs& a) {
   if (!store.is_ok()) {
     return report_error(store.status());
   }
-  server::LocalExecutor executor(
-      {a.data_dir + "/jobs", Duration::from_seconds(a.grace_s), daemon_env(), a.allow_root_jobs, a.cgroup_root});
+  exec_slurm::NodeMap slurm_nodes;
+  auto executor = make_executor(a, cfg->cluster, &slurm_nodes);
+  if (!executor.is_ok()) {
+    return report_error(executor.status());
+  }
   server::MetricsRegistry metrics;
   const auto telemetry = start_gpu_telemetry(nvml.get(), metrics, std::max(a.gpu_sample_s, 0.1));
   const Cluster cluster = cfg->cluster;
-  server::Controller controller(std::move(*cfg), **store, executor, metrics);
+  server::Controller controller(std::move(*cfg), **store, **executor, metrics);
   controller.set_log(&log);
   if (Status s = controller.recover(); !s.is_ok()) {
     return report_error(s);
@@ -276,8 +319,17 @@ int run_serve(const ServeArgs& a) {
   std::thread waiter = handle_signals(a, cluster, controller, api, log);
   controller.start();
   log.info("listening", {{"url", "http://" + listen->first + ":" + std::to_string(*port)}, {"pid", getpid()}});
+  std::unique_ptr<exec_slurm::NodeWatcher> watcher;  // Slurm's down/drained nodes -> drained here
+  if (a.executor == "slurm") {
+    watcher = std::make_unique<exec_slurm::NodeWatcher>(controller, slurm::ClientOptions{a.slurm_conf},
+                                                        std::move(slurm_nodes), Duration::seconds(1));
+    watcher->start();
+  }
   std::cout << "boreas: listening on http://" << listen->first << ":" << *port << std::endl;
   api.run();
+  if (watcher) {
+    watcher->stop();
+  }
   controller.stop();
   pthread_kill(waiter.native_handle(), SIGTERM);  // in case the API stopped on its own
   waiter.join();
@@ -297,6 +349,9 @@ void add_daemon_command(CLI::App& app, Runner& runner) {
   serve->add_option("--grace", args->grace_s, "Seconds between SIGTERM/SIGUSR1 and the next step");
   serve->add_option("--log-file", args->log_file,
                     "Append the JSON-lines log here instead of stderr (docs/live.md, Logs)");
+  serve->add_option("--executor", args->executor, "Where jobs run: local (this host) or slurm (docs/live.md)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  serve->add_option("--slurm-conf", args->slurm_conf, "slurm.conf for --executor slurm (default: SLURM_CONF)");
   serve->add_option("--gpu-sample", args->gpu_sample_s,
                     "Seconds between NVML samples for the per-GPU metrics (when a driver is present)");
   serve->add_flag("--allow-root-jobs", args->allow_root_jobs,

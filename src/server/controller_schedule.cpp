@@ -279,6 +279,9 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
   }
   r.cwd = job.request.cwd;
   r.gpu_indexes = job.gpu_indexes;
+  if (job.node >= 0) {
+    r.placement.push_back({config_.cluster.nodes[static_cast<size_t>(job.node)].name, job.gpu_indexes});
+  }
   r.time_limit = job.request.time_limit;
   r.started = job.start;
   r.user = job.request.run_as;

@@ -14,6 +14,12 @@
 
 namespace boreas::server {
 
+// One node of a job's placement: the node as the cluster spec names it, and its node-local GPUs.
+struct NodeGpus {
+  std::string node;
+  std::vector<uint32_t> gpu_indexes;
+};
+
 struct LaunchRequest {
   JobId job;
   std::vector<std::string> argv;
@@ -23,6 +29,7 @@ struct LaunchRequest {
   Duration time_limit;                // zero = none
   Time started;                       // wall time the job started (time limits count from it)
   std::string user;  // Unix account to run as; empty = the daemon's own (refused as root, see docs/live.md)
+  std::vector<NodeGpus> placement;    // every node it runs on (for executors that span machines)
 };
 
 // Variables the executor sets and a job may not: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,

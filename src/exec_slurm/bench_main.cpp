@@ -1,0 +1,88 @@
+// Throughput of the Slurm executor on a live cluster (docs/PERFORMANCE.md, "Slurm"):
+//   exec_slurm_bench NODES JOBS    (SLURM_CONF set; nodes named n1..nNODES with 8 h100 each)
+// Launches JOBS held 1-GPU jobs through the executor (sbatch each), releases them all and times,
+// per job, release -> RUNNING as squeue reports it (polled every 10 ms); then cancels them.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "exec_slurm/slurm_executor.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms(Clock::duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace boreas;
+  if (argc != 3 || std::getenv("SLURM_CONF") == nullptr) {
+    std::fprintf(stderr, "usage: SLURM_CONF=... exec_slurm_bench NODES JOBS\n");
+    return 1;
+  }
+  const int nodes = std::atoi(argv[1]);
+  const int jobs = std::atoi(argv[2]);
+  exec_slurm::SlurmExecutorOptions o;
+  for (int i = 1; i <= nodes; ++i) {
+    o.nodes["n" + std::to_string(i)] = {"n" + std::to_string(i), "h100"};
+  }
+  exec_slurm::SlurmExecutor exec(std::move(o));
+  std::unordered_map<uint64_t, int> index;
+  const auto t0 = Clock::now();
+  for (int j = 0; j < jobs; ++j) {
+    server::LaunchRequest r;
+    r.job = JobId(static_cast<uint32_t>(j + 1));
+    r.argv = {"sleep", "60"};
+    r.placement = {{"n" + std::to_string(j % nodes + 1), {0}}};
+    auto id = exec.launch(r);
+    if (!id.is_ok()) {
+      std::fprintf(stderr, "%s\n", id.status().message().c_str());
+      return 1;
+    }
+    index[static_cast<uint64_t>(id->pid)] = j;
+  }
+  const auto t1 = Clock::now();
+  std::vector<Clock::time_point> released(static_cast<size_t>(jobs));
+  for (int j = 0; j < jobs; ++j) {
+    (void)exec.release(JobId(static_cast<uint32_t>(j + 1)));
+    released[static_cast<size_t>(j)] = Clock::now();
+  }
+  const auto t2 = Clock::now();
+  const slurm::Client client({});
+  std::vector<double> latency;
+  std::vector<bool> seen(static_cast<size_t>(jobs), false);
+  while (static_cast<int>(latency.size()) < jobs && Clock::now() - t2 < std::chrono::seconds(60)) {
+    auto all = client.jobs();
+    const auto now = Clock::now();
+    for (const auto& sj : all.is_ok() ? *all : std::vector<slurm::SlurmJob>{}) {
+      const auto it = index.find(sj.id);
+      if (it != index.end() && sj.state == "RUNNING" && !seen[static_cast<size_t>(it->second)]) {
+        seen[static_cast<size_t>(it->second)] = true;
+        latency.push_back(ms(now - released[static_cast<size_t>(it->second)]));
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (int j = 0; j < jobs; ++j) {
+    (void)exec.cancel(JobId(static_cast<uint32_t>(j + 1)));
+  }
+  std::sort(latency.begin(), latency.end());
+  const auto pct = [&](double p) {
+    return latency.empty() ? 0.0 : latency[static_cast<size_t>(p * (latency.size() - 1))];
+  };
+  std::printf("held submits through the executor: %d in %.0f ms = %.0f/s\n", jobs, ms(t1 - t0),
+              jobs / (ms(t1 - t0) / 1000));
+  std::printf("releases: %d in %.0f ms = %.0f/s\n", jobs, ms(t2 - t1), jobs / (ms(t2 - t1) / 1000));
+  std::printf("release -> RUNNING (%zu of %d ran): median %.0f ms, p90 %.0f ms, max %.0f ms\n",
+              latency.size(), jobs, pct(0.5), pct(0.9), pct(1.0));
+  return static_cast<int>(latency.size()) == jobs ? 0 : 1;
+}

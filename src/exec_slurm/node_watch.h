@@ -1,0 +1,60 @@
+#pragma once
+// Node state both ways, once per watch interval:
+//  - a node Slurm has down, drained or not responding is drained in Boreas (its jobs come back
+//    through the executor when Slurm requeues them), and resumed when Slurm has it back, if this
+//    watcher drained it;
+//  - a node drained in Boreas (`boreas drain`) while Slurm has it in service is drained in Slurm
+//    with the reason "boreas: drained in Boreas", and resumed in Slurm when Boreas resumes it.
+// The reason marks Slurm drains as Boreas's own, so that survives a restart. Boreas drains made
+// because of Slurm do not: after a restart such a node, once Slurm has it back, counts as drained
+// in Boreas by an operator (and is drained in Slurm) until `boreas resume`.
+
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "exec_slurm/node_map.h"
+#include "server/controller.h"
+#include "slurm/client.h"
+
+namespace boreas::exec_slurm {
+
+inline constexpr const char* kBoreasDrainReason = "boreas: drained in Boreas";
+
+struct DrainChange {
+  std::string node;  // spec name
+  bool drained = false;
+  bool in_slurm = false;  // the change is for Slurm (else for Boreas)
+  bool operator==(const DrainChange&) const = default;
+};
+
+// One pass of the rule: `ours` holds the nodes this watcher drained and is updated.
+std::vector<DrainChange> drain_changes(const NodeMap& map, const std::vector<slurm::SlurmNode>& slurm_nodes,
+                                       const std::vector<server::NodeView>& boreas_nodes,
+                                       std::set<std::string>* ours);
+
+class NodeWatcher {
+ public:
+  NodeWatcher(server::Controller& controller, slurm::ClientOptions client, NodeMap map, Duration every);
+  ~NodeWatcher();
+  NodeWatcher(const NodeWatcher&) = delete;
+  NodeWatcher& operator=(const NodeWatcher&) = delete;
+
+  void start();
+  void stop();
+  void sync_once();  // one pass, on the caller's thread
+
+ private:
+  server::Controller& controller_;
+  slurm::Client client_;
+  NodeMap map_;
+  Duration every_;
+  std::set<std::string> ours_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace boreas::exec_slurm

@@ -1,0 +1,70 @@
+#pragma once
+// Runs Boreas jobs as Slurm jobs (docs/live.md, "Slurm"). Boreas's scheduler chooses the nodes;
+// every job is submitted held and pinned there (--nodelist, --gres=gpu:TYPE:N per node), then
+// released once the controller has durably recorded it. The identity is the Slurm job id.
+// Slurm, not Boreas, picks the GPU indexes inside a node (Slurm 22.05 cannot be told them);
+// the counts per node are the ones Boreas chose.
+
+#include <unordered_map>
+
+#include "exec_slurm/node_map.h"
+#include "server/executor.h"
+#include "slurm/client.h"
+
+namespace boreas::exec_slurm {
+
+struct SlurmExecutorOptions {
+  slurm::ClientOptions client;
+  std::string jobs_dir;  // <jobs_dir>/<id>/stdout.log: the job's output (on a shared file system)
+  Duration grace = Duration::seconds(10);  // checkpoint signal -> cancel, for preemption
+  NodeMap nodes;
+  Duration poll_every = Duration::millis(200);  // squeue at most this often (it costs slurmctld an RPC)
+};
+
+class SlurmExecutor final : public server::Executor {
+ public:
+  explicit SlurmExecutor(SlurmExecutorOptions options)
+      : options_(std::move(options)), client_(options_.client) {}
+
+  Result<server::ProcessIdentity> launch(const server::LaunchRequest& req) override;
+  Status release(JobId job) override;
+  Status abort(JobId job) override;
+  server::AdoptOutcome adopt(const server::LaunchRequest& req, server::ProcessIdentity id) override;
+  Status cancel(JobId job) override;
+  Status preempt(JobId job) override;
+  // Also, once (the first poll, after every adopt): cancels held Slurm jobs marked "boreas:ID"
+  // that no adopt claimed: launched by a daemon killed before it recorded them, so never run.
+  std::vector<server::JobExit> poll(Time now) override;
+  size_t running() const override { return jobs_.size(); }
+
+  // The sbatch request for a launch (exposed for tests).
+  Result<slurm::SubmitRequest> submit_request(const server::LaunchRequest& req) const;
+
+ private:
+  enum class Intent : uint8_t { kNone, kCancel, kPreempt, kAbort, kTimeLimit };
+  struct Tracked {
+    uint64_t slurm_id = 0;
+    uint32_t restarts = 0;
+    Time limit_at = Time::never();  // started + time limit: Boreas ends it then (Slurm's --time
+                                    // counts whole minutes and serves as a backstop)
+    Intent intent = Intent::kNone;
+    Time deadline = Time::never();  // preemption: when the grace ends and the job is cancelled
+    bool stop_sent = false;
+  };
+
+  std::optional<server::JobExit> check(JobId job, Tracked& t, const slurm::SlurmJob* sj, Time now);
+  server::JobExit classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const;
+  Result<uint64_t> slurm_id(JobId job) const;
+  void sweep_unrecorded(const std::vector<slurm::SlurmJob>& all);
+
+  SlurmExecutorOptions options_;
+  slurm::Client client_;
+  std::unordered_map<JobId, Tracked> jobs_;
+  Time last_poll_ = Time::zero();
+  bool swept_ = false;  // the first poll cancels held Boreas jobs no one recorded
+};
+
+// "boreas:42": the comment that marks a Slurm job as Boreas job 42.
+std::string job_comment(JobId job);
+
+}  // namespace boreas::exec_slurm
