@@ -84,8 +84,8 @@ void apply(Node& n, const PodShape& p, const GpuPick& pick) {
 }
 
 Result<std::vector<Node>> nodes_from_cluster(const Cluster& cluster) {
-  if (cluster.catalog.size() > 64) {
-    return invalid_argument("cluster '" + cluster.name + "': more than 64 GPU types; boreas frag handles 64");
+  if (cluster.catalog.size() > 63) {
+    return invalid_argument("cluster '" + cluster.name + "': more than 63 GPU types; boreas frag handles 63");
   }
   std::vector<Node> nodes;
   nodes.reserve(cluster.nodes.size());

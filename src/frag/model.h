@@ -67,7 +67,7 @@ GpuPick pick_tightest(const Node& n, const PodShape& p);
 void apply(Node& n, const PodShape& p, const GpuPick& pick);
 
 // Nodes of a cluster spec and pods of a trace, in the model's units. Fails on a node with more
-// than kMaxGpusPerNode GPUs, on a catalog of more than 64 types, and on a trace with no GPU pod.
+// than kMaxGpusPerNode GPUs, on a catalog of more than 63 types, and on a trace with no GPU pod.
 Result<std::vector<Node>> nodes_from_cluster(const Cluster& cluster);
 Result<std::vector<PodShape>> pods_from_jobs(const std::vector<JobSpec>& jobs, const SymbolTable& symbols,
                                              const Cluster& cluster);
