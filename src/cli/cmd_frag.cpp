@@ -28,6 +28,7 @@ struct FragArgs {
   double ratio = 1.3;
   double coverage = 1.0;
   bool gpu_nodes_only = false;
+  bool ignore_memory = false;
   unsigned threads = 0;
 };
 
@@ -47,6 +48,7 @@ nlohmann::json summary_json(const frag::PolicyRuns& pr, const FragArgs& a) {
   j["ratio"] = a.ratio;
   j["class_coverage"] = a.coverage;
   j["gpu_nodes_only"] = a.gpu_nodes_only;
+  j["ignore_memory"] = a.ignore_memory;
   j["per_seed"] = nlohmann::json::array();
   for (const auto& r : pr.runs) {
     nlohmann::json s = metrics_json(r.metrics);
@@ -127,6 +129,11 @@ Result<frag::StudyInput> load_input(const FragArgs& a) {
   if (!pods.is_ok()) {
     return pods.status().with_context(a.trace + ": ");
   }
+  if (a.ignore_memory) {
+    for (auto& p : *pods) {
+      p.memory_mib = 0;
+    }
+  }
   auto policies = frag::parse_policy_list(a.policies);
   if (!policies.is_ok()) {
     return policies.status();
@@ -191,6 +198,7 @@ void add_frag_commands(CLI::App& app, Runner& runner) {
                   "share of pods the fragmentation measure's task classes cover (default 1; FGD's scripts: 0.95)");
   cmd->add_flag("--gpu-nodes-only", a->gpu_nodes_only,
                 "drop CPU-only nodes, as FGD's experiments do (openb_node_list_gpu_node.csv)");
+  cmd->add_flag("--ignore-memory", a->ignore_memory, "place pods on CPU and GPU alone (memory is never checked)");
   cmd->add_option("--threads", a->threads, "parallel runs (default: one per core)");
   cmd->add_option("--out", a->out, "directory for <policy>/summary.json and curve.csv")->required();
   cmd->callback([&runner, a] { runner.action = [a] { return run_frag(*a); }; });

@@ -18,6 +18,12 @@ for p in fgd bestfit packing clustering dotprod random; do
   cmp -s "$work/a/$p/curve.csv" "$work/b/$p/curve.csv" || fail "$p: curve differs between --threads 1 and 2"
 done
 
+# --gpu-nodes-only and --ignore-memory are recorded in the summary.
+"$boreas" frag --cluster "$cluster" --trace "$here/small_pods.csv" --seeds 1 --ratio 0.3 --policy fgd \
+  --gpu-nodes-only --ignore-memory --out "$work/g" >/dev/null || fail "flags run"
+grep -q '"gpu_nodes_only": true' "$work/g/fgd/summary.json" && grep -q '"ignore_memory": true' "$work/g/fgd/summary.json" \
+  || fail "flags not recorded"
+
 # A GPU pod with gpu_milli 0: the reader names the file, the line and the field.
 "$boreas" frag --cluster "$cluster" --trace "$here/bad_gpu_milli.csv" --out "$work/c" >"$work/out.txt" 2>"$work/err.txt"
 [ $? -eq 1 ] || fail "a bad gpu_milli should exit 1"
