@@ -13,6 +13,7 @@ void add_all_commands(CLI::App& app, Runner& runner) {
   add_sim_commands(app, runner);
   add_report_commands(app, runner);
   add_experiment_commands(app, runner);
+  add_frag_commands(app, runner);
 }
 
 }  // namespace boreas::cli

@@ -1,0 +1,239 @@
+// Hand-checked cases for the fragmentation measure and each policy's choice (the arithmetic is in
+// the comments), plus determinism. The openb miniature is tests/frag/openb_slice_test.cpp.
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+#include "frag/fragmentation.h"
+#include "frag/policy.h"
+#include "frag/replay.h"
+#include "frag/study.h"
+
+namespace boreas::frag {
+namespace {
+
+Node node(int64_t cpu, std::initializer_list<int16_t> gpus, int32_t type = 0) {
+  Node n;
+  n.cpu_left = n.cpu_cap = cpu;
+  n.mem_left = 1 << 20;
+  n.type_bit = type;
+  for (int16_t g : gpus) {
+    n.gpu_left[n.gpu_count++] = g;
+  }
+  return n;
+}
+
+PodShape pod(int64_t cpu, uint32_t gpus, int32_t milli) {
+  PodShape p;
+  p.cpu_milli = cpu;
+  p.gpus = gpus;
+  p.gpu_milli = gpus == 0 ? 0 : milli;
+  return p;
+}
+
+// Two classes, equally popular: A = half a GPU and 4 CPUs, B = one whole GPU and 8 CPUs.
+std::vector<TaskClass> two_class_mix() { return {{pod(4000, 1, 500), 0.5}, {pod(8000, 1, 1000), 0.5}}; }
+
+TEST(FragMeasure, TwoNodesByHand) {
+  const auto mix = two_class_mix();
+  // Node 1: GPUs free 300 and 1000, 16 CPUs. A fits (GPU 1) -> only the 300 GPU is a fragment for
+  // A (300 < 500); B fits (GPU 1) -> the 300 GPU is a fragment for B (300 < 1000). F = 300.
+  const Node n1 = node(16000, {300, 1000});
+  EXPECT_EQ(class_frag(n1, mix[0].shape), 300);
+  EXPECT_EQ(class_frag(n1, mix[1].shape), 300);
+  EXPECT_DOUBLE_EQ(node_frag(n1, mix), 300.0);
+  // Node 2: one GPU with 600 free, 2 CPUs. A lacks CPU -> all 600 idle is fragment; B lacks a
+  // whole GPU -> 600. F = 600.
+  const Node n2 = node(2000, {600});
+  EXPECT_EQ(class_frag(n2, mix[0].shape), 600);
+  EXPECT_EQ(class_frag(n2, mix[1].shape), 600);
+  EXPECT_DOUBLE_EQ(node_frag(n2, mix), 600.0);
+  // Cluster: fragmented 900 of 1900 idle milli-GPU -> ratio 47.37 %.
+  EXPECT_NEAR(100.0 * (300.0 + 600.0) / (1300.0 + 600.0), 47.368, 1e-3);
+}
+
+TEST(FragMeasure, CpuTasksAndWrongTypeSeeAllIdleGpu) {
+  const Node n = node(16000, {300, 1000}, /*type=*/2);
+  EXPECT_EQ(class_frag(n, pod(1000, 0, 0)), 1300);  // a CPU-only task uses no GPU
+  PodShape other_type = pod(1000, 1, 500);
+  other_type.types = TypeMask{1} << 3;
+  EXPECT_EQ(class_frag(n, other_type), 1300);
+  other_type.types |= TypeMask{1} << 2;  // now the node's type is allowed
+  EXPECT_EQ(class_frag(n, other_type), 300);
+}
+
+TEST(FragMeasure, TaskMixKeepsTheMostPopularClasses) {
+  const PodShape a = pod(1000, 1, 500);
+  const PodShape b = pod(2000, 2, 1000);
+  const std::vector<PodShape> pods = {a, a, a, b};
+  const auto all = task_mix(pods, 0.95);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_DOUBLE_EQ(all[0].weight, 0.75);
+  EXPECT_EQ(all[0].shape.gpu_milli, 500);
+  EXPECT_DOUBLE_EQ(all[1].weight, 0.25);
+  const auto top = task_mix(pods, 0.5);  // A alone covers 75 % >= 50 %, re-weighted to 1
+  ASSERT_EQ(top.size(), 1u);
+  EXPECT_DOUBLE_EQ(top[0].weight, 1.0);
+}
+
+Choice choose(Policy policy, const std::vector<Node>& nodes, const PodShape& p,
+              const std::vector<TaskClass>& mix = two_class_mix()) {
+  Placer placer(policy, mix, 1);
+  std::vector<double> frag;
+  for (const auto& n : nodes) {
+    frag.push_back(node_frag(n, mix));
+  }
+  return placer.choose(nodes, frag, p);
+}
+
+TEST(Policies, FgdTakesTheShareThatRemovesAFragment) {
+  // Half a GPU on N1's GPU 0 (500 free -> 0) leaves [0, 1000]: F 250 -> 0, score
+  // sigmoid(0.25) = 56. On N1's GPU 1 ([500, 500]: B no longer fits, F = 500) or on the idle N0
+  // ([500, 1000], F = 250) the score is sigmoid(-0.25) = 43.
+  const std::vector<Node> nodes = {node(32000, {1000, 1000}), node(32000, {500, 1000})};
+  FragMemo memo(two_class_mix());
+  const PodShape share = pod(4000, 1, 500);
+  EXPECT_EQ(score_fgd(nodes[1], share, 250.0, memo).score, 56);
+  EXPECT_EQ(score_fgd(nodes[0], share, 0.0, memo).score, 43);
+  const Choice c = choose(Policy::kFgd, nodes, share);
+  EXPECT_EQ(c.node, 1);
+  ASSERT_EQ(c.pick.count, 1);
+  EXPECT_EQ(c.pick.gpu[0], 0);
+}
+
+TEST(Policies, BestFitTakesTheTightestNode) {
+  // One GPU, 1 CPU. N0 (64 CPUs, 8 GPUs) wastes 0.5*63/128 + 0.5*7/8 = 0.684 -> 31; N1 (8 CPUs,
+  // 2 GPUs) wastes 0.5*7/128 + 0.5*1/8 = 0.090 -> 91.
+  const std::vector<Node> nodes = {node(64000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}),
+                                   node(8000, {1000, 1000})};
+  EXPECT_EQ(score_bestfit(nodes[0], pod(1000, 1, 1000)).score, 31);
+  EXPECT_EQ(score_bestfit(nodes[1], pod(1000, 1, 1000)).score, 91);
+  EXPECT_EQ(choose(Policy::kBestFit, nodes, pod(1000, 1, 1000)).node, 1);
+}
+
+TEST(Policies, PackingPrefersSharedGpusThenUsedNodes) {
+  // A 300-milli share: idle N0 scores 33 - 2 = 31; N1's 600-free GPU scores 100 - 60/10 = 94;
+  // N2 (one GPU taken whole) would open a fresh GPU on a used node: 50 - 1 = 49.
+  const std::vector<Node> nodes = {node(32000, {1000, 1000}), node(32000, {600, 1000}), node(32000, {1000, 0})};
+  const PodShape share = pod(1000, 1, 300);
+  EXPECT_EQ(score_packing(nodes[0], share).score, 31);
+  EXPECT_EQ(score_packing(nodes[1], share).score, 94);
+  EXPECT_EQ(score_packing(nodes[2], share).score, 49);
+  const Choice c = choose(Policy::kPacking, nodes, share);
+  EXPECT_EQ(c.node, 1);
+  EXPECT_EQ(c.pick.gpu[0], 0);
+}
+
+TEST(Policies, ClusteringGroupsPodsOfTheSameKind) {
+  Node idle = node(32000, {1000, 1000});
+  Node shares = node(32000, {500, 1000});
+  shares.affinity[static_cast<size_t>(Affinity::kShare)] = 1;
+  Node whole = node(32000, {1000, 0});
+  whole.affinity[static_cast<size_t>(Affinity::kOne)] = 1;
+  // 25*(8000-free)/8000 plus a quarter band: idle 18+25 = 43; same kind only 20+75 = 95; other
+  // kind 21+0 = 21.
+  const PodShape share = pod(1000, 1, 300);
+  EXPECT_EQ(score_clustering(idle, share).score, 43);
+  EXPECT_EQ(score_clustering(shares, share).score, 95);
+  EXPECT_EQ(score_clustering(whole, share).score, 21);
+  EXPECT_EQ(choose(Policy::kClustering, {idle, shares, whole}, share).node, 1);
+}
+
+TEST(Policies, DotProdTakesTheSmallestDotProduct) {
+  // Pod (8 CPUs, half a GPU) = (0.0625, 0.0625) of the max spec. N0 (64 CPUs, 8 GPUs) = (0.5, 1):
+  // dot/2 = 0.0469 -> 95. N1 (8 CPUs, 1 GPU) = (0.0625, 0.125): dot/2 = 0.0059 -> 99.
+  const std::vector<Node> nodes = {node(64000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}),
+                                   node(8000, {1000})};
+  const PodShape p = pod(8000, 1, 500);
+  EXPECT_EQ(score_dotprod(nodes[0], p).score, 95);
+  EXPECT_EQ(score_dotprod(nodes[1], p).score, 99);
+  EXPECT_EQ(choose(Policy::kDotProd, nodes, p).node, 1);
+}
+
+TEST(Policies, RandomOnlyPicksNodesThatFitAndFailsWhenNoneDoes) {
+  // N0 lacks CPU, N2 is of another GPU type: only N1 can take the pod.
+  PodShape p = pod(8000, 1, 1000);
+  p.types = TypeMask{1} << 0;
+  const std::vector<Node> nodes = {node(4000, {1000}, 0), node(16000, {1000}, 0), node(16000, {1000}, 1)};
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    Placer placer(Policy::kRandom, two_class_mix(), seed);
+    EXPECT_EQ(placer.choose(nodes, {0, 0, 0}, p).node, 1);
+  }
+  EXPECT_EQ(choose(Policy::kRandom, {nodes[0], nodes[2]}, p).node, -1);
+}
+
+TEST(Policies, ParseNamesAndRejectUnknownOnes) {
+  auto all = parse_policy_list("fgd,bestfit,packing,clustering,dotprod,random");
+  ASSERT_TRUE(all.is_ok());
+  EXPECT_EQ(all->size(), 6u);
+  auto bad = parse_policy_list("fgd,best-fit");
+  ASSERT_FALSE(bad.is_ok());
+  EXPECT_NE(bad.status().message().find("unknown policy 'best-fit'"), std::string::npos);
+}
+
+TEST(Arrivals, InflateToTheTargetDemand) {
+  const std::vector<PodShape> pods = {pod(1000, 1, 500), pod(1000, 2, 1000), pod(1000, 0, 0)};
+  const auto a = arrivals(pods, 10000, 1.3, 7);
+  int64_t demand = 0;
+  for (const auto& p : a) {
+    demand += p.total_milli();
+  }
+  EXPECT_GE(demand, 13000);
+  EXPECT_LT(demand - a.back().total_milli(), 13000 + 2000);
+  const auto again = arrivals(pods, 10000, 1.3, 7);
+  ASSERT_EQ(again.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(again[i].total_milli(), a[i].total_milli());
+  }
+}
+
+// Eight 2-GPU and four 8-GPU nodes and a mix of shares and whole GPUs.
+StudyInput small_study(unsigned threads) {
+  StudyInput in;
+  for (int i = 0; i < 8; ++i) {
+    in.nodes.push_back(node(16000, {1000, 1000}));
+  }
+  for (int i = 0; i < 4; ++i) {
+    in.nodes.push_back(node(64000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}));
+  }
+  in.pods = {pod(2000, 1, 250), pod(4000, 1, 500), pod(4000, 1, 500), pod(8000, 1, 1000),
+             pod(16000, 2, 1000), pod(2000, 0, 0), pod(6000, 1, 700)};
+  in.policies = {Policy::kFgd, Policy::kRandom, Policy::kBestFit};
+  in.seeds = {1, 2, 3};
+  in.threads = threads;
+  return in;
+}
+
+TEST(Study, SameResultsWhateverTheThreads) {
+  const auto one = run_study(small_study(1));
+  const auto three = run_study(small_study(3));
+  ASSERT_EQ(one.size(), three.size());
+  for (size_t p = 0; p < one.size(); ++p) {
+    for (size_t s = 0; s < one[p].runs.size(); ++s) {
+      const auto& a = one[p].runs[s].replay.curve;
+      const auto& b = three[p].runs[s].replay.curve;
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].alloc_pct, b[i].alloc_pct);
+        EXPECT_EQ(a[i].frag_pct, b[i].frag_pct);
+      }
+    }
+  }
+}
+
+TEST(Study, CurveNeverAllocatesMoreThanArrivedOrCapacity) {
+  for (const auto& pr : run_study(small_study(2))) {
+    for (const auto& run : pr.runs) {
+      ASSERT_EQ(run.replay.curve.size(), static_cast<size_t>(kCurveMaxPct + 1));
+      for (const auto& c : run.replay.curve) {
+        EXPECT_LE(c.alloc_pct, 100.0 + 1e-9);
+        EXPECT_LE(c.frag_pct, 100.0 - c.alloc_pct + 1e-9);  // fragments are idle GPU
+        EXPECT_GE(c.failed_pct, 0.0);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace boreas::frag

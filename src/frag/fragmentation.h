@@ -1,0 +1,51 @@
+#pragma once
+// FGD's fragmentation measure (docs/fragmentation.md). The target workload is a mix of task
+// classes, each a pod shape with its popularity. A node's fragmentation for one class is the idle
+// GPU (milli) that class could not use there; the node's fragmentation is the popularity-weighted
+// sum over classes. Memory is not part of the measure (as in FGD); CPU and GPU type are.
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "frag/model.h"
+
+namespace boreas::frag {
+
+struct TaskClass {
+  PodShape shape;     // memory_mib is 0: classes are keyed on CPU, GPU count, GPU milli and type
+  double weight = 0;  // popularity, the weights sum to 1
+};
+
+// The most popular pod shapes until they cover `coverage` (0..1] of the pods, re-weighted to sum
+// to 1. FGD's experiments use 0.95 and count CPU-only pods too.
+std::vector<TaskClass> task_mix(const std::vector<PodShape>& pods, double coverage = 0.95);
+
+// Idle milli-GPU on `n` that one pod of `c` could not use.
+int64_t class_frag(const Node& n, const PodShape& c);
+// Popularity-weighted fragmentation of `n`, in milli-GPU.
+double node_frag(const Node& n, const std::vector<TaskClass>& mix);
+
+// node_frag memoised on what it depends on (GPU type, CPU left, the multiset of free GPU milli).
+class FragMemo {
+ public:
+  explicit FragMemo(std::vector<TaskClass> mix) : mix_(std::move(mix)) {}
+  double frag(const Node& n);
+
+ private:
+  struct Key {
+    int64_t cpu = 0;
+    int32_t type = 0;
+    std::array<int16_t, kMaxGpusPerNode> gpus{};
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  std::vector<TaskClass> mix_;
+  std::unordered_map<Key, double, KeyHash> memo_;
+};
+
+}  // namespace boreas::frag
