@@ -68,10 +68,9 @@ void BoreasScheduler::no_fit(Round& r, JobId job) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
   reason.queue = book_->name(q);
   reason.need = r.view.spec(job).gpus;
-  const auto ahead = r.waiting.find(q);
-  if (ahead != r.waiting.end() && ahead->second > 0) {
+  if (q < r.waiting.size() && r.waiting[q] > 0) {
     reason.kind = PendingKind::kBehindHigherPriority;
-    reason.ahead = ahead->second;
+    reason.ahead = r.waiting[q];
     reason.have = r.scratch.total_free();
   } else {
     reason.kind = PendingKind::kNoFit;

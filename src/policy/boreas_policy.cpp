@@ -1,6 +1,7 @@
 #include "policy/boreas_policy.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "policy/boreas_round.h"
@@ -127,14 +128,24 @@ Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::C
   return d;
 }
 
-Demand BoreasScheduler::guess_demand(const JobSpec& spec, const state::ClusterView& view) {
-  // The first allowed type the cluster has (the catalog lists types the cluster may lack).
-  for (GpuTypeId t : types_.allowed(spec, view)) {
-    if (book_->capacity(t) > 0) {
-      return Demand{TypeCount{t, spec.gpus}};
+std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state::ClusterView& view, TypeCount& out) {
+  const JobSpec& spec = view.spec(job);
+  int32_t& type = jobs_[job.value()].guess_type;
+  if (type == -2) {
+    type = -1;
+    // The first allowed type the cluster has (the catalog lists types the cluster may lack).
+    for (GpuTypeId t : types_.allowed(spec, view)) {
+      if (book_->capacity(t) > 0) {
+        type = static_cast<int32_t>(t.value());
+        break;
+      }
     }
   }
-  return {};
+  if (type < 0) {
+    return {};
+  }
+  out = TypeCount{GpuTypeId(static_cast<uint32_t>(type)), spec.gpus};
+  return std::span<const TypeCount>(&out, 1);
 }
 
 void BoreasScheduler::account(Round& r) {
@@ -185,19 +196,30 @@ void BoreasScheduler::rank(Round& r) {
     uint32_t id;
     auto operator<=>(const Key&) const = default;
   };
-  std::vector<std::pair<Key, JobId>> keyed;
+  std::vector<Key> keyed;
+  keyed.reserve(r.view.pending().size());
+  std::vector<double> shares;  // by queue, looked up once per round (NaN: not yet)
+  auto share_of = [&](uint32_t q) {
+    if (q >= shares.size()) {
+      shares.resize(q + 1, std::numeric_limits<double>::quiet_NaN());
+    }
+    if (std::isnan(shares[q])) {
+      shares[q] = fair_->share(q, book_->weight(q));
+    }
+    return shares[q];
+  };
   for (JobId j : r.view.pending()) {
     const JobInfo& in = info(j, r.view);
     if (in.never_fits) {
       continue;
     }
     count_idle_wait(j, r.view.now());
-    const double share = fair_->share(static_cast<uint32_t>(in.queue), book_->weight(in.queue));
-    keyed.push_back({Key{-in.class_value, share, r.view.attained_gpu_us(j), j.value()}, j});
+    keyed.push_back(Key{-in.class_value, share_of(static_cast<uint32_t>(in.queue)), r.view.attained_gpu_us(j), j.value()});
   }
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [key, j] : keyed) {
-    r.ranked.push_back(j);
+  std::sort(keyed.begin(), keyed.end());  // ids are unique: a strict order
+  r.ranked.reserve(keyed.size());
+  for (const Key& key : keyed) {
+    r.ranked.push_back(JobId(key.id));
   }
 }
 
@@ -218,7 +240,8 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   rank(r);
   r.running_by_queue.resize(book_->queue_count());
   auto owed = [&](JobId j) {
-    return book_->owed(static_cast<uint32_t>(jobs_[j.value()].queue), guess_demand(view.spec(j), view), *covered_);
+    TypeCount guess;
+    return book_->owed(static_cast<uint32_t>(jobs_[j.value()].queue), guess_demand(j, view, guess), *covered_);
   };
   auto guarantee_pass = [&] {
     for (JobId j : r.ranked) {
@@ -232,7 +255,9 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   size_t evicted = r.evicted.size();
   for (JobId j : r.ranked) {
     if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(j))) {
-      r.waiting[jobs_[j.value()].queue] += 1;
+      const auto q = static_cast<size_t>(jobs_[j.value()].queue);
+      r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
+      r.waiting[q] += 1;
     }
   }
   // Reclaim for a job ranked later can take a queue down to its guarantee after that queue's

@@ -46,6 +46,7 @@ class BoreasScheduler final : public Scheduler {
     bool beyond_guarantee = false;  // the gang could never fit inside its queue's guarantee
     Duration idle_wait;             // time held (may not borrow) while in-service GPUs it fits were free
     Time held_at = Time::never();   // the last round found it so; counted at the next round
+    int32_t guess_type = -2;        // guess_demand's GPU type: -2 = not looked up, -1 = none
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -76,7 +77,9 @@ class BoreasScheduler final : public Scheduler {
   void pin(Round& round, const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
-  Demand guess_demand(const JobSpec& spec, const state::ClusterView& view);
+  // A pending gang's demand before placement: its GPUs of the first allowed type the cluster has
+  // (empty when none), looked up once per job.
+  std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
   void set_reason(JobId job, PendingReason reason);
 
   TenancyOptions options_;
