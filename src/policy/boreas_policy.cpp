@@ -1,7 +1,6 @@
 #include "policy/boreas_policy.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include "policy/boreas_round.h"
@@ -185,41 +184,6 @@ void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
   for (const TypeCount& tc : d) {
     uint32_t& h = r.held[q][tc.type.value()];
     h = sign > 0 ? h + tc.gpus : h - std::min(h, tc.gpus);
-  }
-}
-
-void BoreasScheduler::rank(Round& r) {
-  struct Key {
-    int32_t neg_class;
-    double share;
-    int64_t attained;
-    uint32_t id;
-    auto operator<=>(const Key&) const = default;
-  };
-  std::vector<Key> keyed;
-  keyed.reserve(r.view.pending().size());
-  std::vector<double> shares;  // by queue, looked up once per round (NaN: not yet)
-  auto share_of = [&](uint32_t q) {
-    if (q >= shares.size()) {
-      shares.resize(q + 1, std::numeric_limits<double>::quiet_NaN());
-    }
-    if (std::isnan(shares[q])) {
-      shares[q] = fair_->share(q, book_->weight(q));
-    }
-    return shares[q];
-  };
-  for (JobId j : r.view.pending()) {
-    const JobInfo& in = info(j, r.view);
-    if (in.never_fits) {
-      continue;
-    }
-    count_idle_wait(j, r.view.now());
-    keyed.push_back(Key{-in.class_value, share_of(static_cast<uint32_t>(in.queue)), r.view.attained_gpu_us(j), j.value()});
-  }
-  std::sort(keyed.begin(), keyed.end());  // ids are unique: a strict order
-  r.ranked.reserve(keyed.size());
-  for (const Key& key : keyed) {
-    r.ranked.push_back(JobId(key.id));
   }
 }
 

@@ -8,7 +8,10 @@
 // what is left to the rest, within ceilings and lending limits, preempting only lower classes of
 // the same queue. Jobs that are neither started nor victims keep a structured pending reason.
 
+#include <map>
 #include <memory>
+#include <set>
+#include <span>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -47,6 +50,14 @@ class BoreasScheduler final : public Scheduler {
     Duration idle_wait;             // time held (may not borrow) while in-service GPUs it fits were free
     Time held_at = Time::never();   // the last round found it so; counted at the next round
     int32_t guess_type = -2;        // guess_demand's GPU type: -2 = not looked up, -1 = none
+    int32_t group = -1;             // its RankGroup while pending; -1 = none
+    int64_t group_attained = 0;     // its key there: attained GPU-µs when it entered
+  };
+  // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp).
+  struct RankGroup {
+    int32_t class_value = 0;
+    uint32_t queue = 0;
+    std::set<std::pair<int64_t, uint32_t>> jobs;
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -59,6 +70,10 @@ class BoreasScheduler final : public Scheduler {
   const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
   void rank(Round& round);
+  void sync_groups(const state::ClusterView& view);
+  void enter_group(JobId job, const state::ClusterView& view);
+  void leave_group(JobId job);
+  void merge_groups(Round& round, std::span<const uint32_t> tied);
   bool try_start(Round& round, JobId job, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
@@ -93,6 +108,12 @@ class BoreasScheduler final : public Scheduler {
   std::vector<PendingReason> reasons_;
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
+  // Ranking groups kept from the state's journal (boreas_rank.cpp).
+  std::vector<RankGroup> groups_;
+  std::map<std::pair<int32_t, uint32_t>, uint32_t> group_index_;  // (class value, queue) -> group
+  size_t groups_journal_pos_ = 0;
+  uint64_t groups_instance_ = 0;
+  bool groups_synced_ = false;
 };
 
 std::unique_ptr<Scheduler> make_boreas_scheduler(TenancyOptions options, std::unique_ptr<Placement> placement);
