@@ -147,6 +147,34 @@ std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state:
   return std::span<const TypeCount>(&out, 1);
 }
 
+// Whether the pending gang (by its guessed demand) is owed, from the known bounds when the books
+// did not change since they were learned.
+bool BoreasScheduler::owed_guess(JobId job, const state::ClusterView& view) {
+  const auto q = static_cast<uint32_t>(jobs_[job.value()].queue);
+  TypeCount guess;
+  const auto demand = guess_demand(job, view, guess);
+  if (demand.empty() || guess.gpus == 0) {
+    return book_->owed(q, demand, *covered_);
+  }
+  const size_t types = view.cluster().catalog.size();
+  if (owed_book_version_ != book_->version() || owed_covered_version_ != covered_->version()) {
+    owed_known_.assign(book_->queue_count() * types, OwedBounds{});
+    owed_book_version_ = book_->version();
+    owed_covered_version_ = covered_->version();
+  }
+  const size_t at = static_cast<size_t>(q) * types + guess.type.value();
+  if (at >= owed_known_.size()) {
+    owed_known_.resize(book_->queue_count() * types);
+  }
+  OwedBounds& known = owed_known_[at];
+  if (guess.gpus <= known.owed_up_to || guess.gpus >= known.refused_from) {
+    return guess.gpus <= known.owed_up_to;
+  }
+  const bool owed = book_->owed(q, demand, *covered_);
+  (owed ? known.owed_up_to : known.refused_from) = guess.gpus;
+  return owed;
+}
+
 void BoreasScheduler::account(Round& r) {
   const auto& view = r.view;
   book_->clear_usage();
@@ -203,10 +231,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   account(r);
   rank(r);
   r.running_by_queue.resize(book_->queue_count());
-  auto owed = [&](JobId j) {
-    TypeCount guess;
-    return book_->owed(static_cast<uint32_t>(jobs_[j.value()].queue), guess_demand(j, view, guess), *covered_);
-  };
+  auto owed = [&](JobId j) { return owed_guess(j, view); };
   auto guarantee_pass = [&] {
     for (JobId j : r.ranked) {
       if (r.started.count(j.value()) == 0 && owed(j)) {

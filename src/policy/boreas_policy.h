@@ -96,6 +96,7 @@ class BoreasScheduler final : public Scheduler {
   // (empty when none), looked up once per job.
   std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
   void set_reason(JobId job, PendingReason reason);
+  bool owed_guess(JobId job, const state::ClusterView& view);
 
   TenancyOptions options_;
   std::unique_ptr<Placement> placement_;
@@ -108,6 +109,14 @@ class BoreasScheduler final : public Scheduler {
   std::vector<PendingReason> reasons_;
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
+  // Known answers of owed() for a queue and GPU type while neither book changes: owed is monotone
+  // in the gang's size, so gangs up to `owed_up_to` GPUs are owed and from `refused_from` are not.
+  struct OwedBounds {
+    uint32_t owed_up_to = 0;
+    uint32_t refused_from = UINT32_MAX;
+  };
+  std::vector<OwedBounds> owed_known_;  // by queue × GPU type
+  uint64_t owed_book_version_ = UINT64_MAX, owed_covered_version_ = UINT64_MAX;
   // Ranking groups kept from the state's journal (boreas_rank.cpp).
   std::vector<RankGroup> groups_;
   std::map<std::pair<int32_t, uint32_t>, uint32_t> group_index_;  // (class value, queue) -> group

@@ -70,6 +70,7 @@ uint32_t QuotaBook::queue_of(Symbol queue, const SymbolTable& symbols) {
 }
 
 void QuotaBook::clear_usage() {
+  ++version_;
   for (QueueNode& n : nodes_) {
     std::fill(n.used.begin(), n.used.end(), 0);
   }
@@ -106,6 +107,7 @@ bool QuotaBook::any_entry(const QueueNode& n, std::span<const TypeCount> demand,
 }
 
 void QuotaBook::add(uint32_t queue, std::span<const TypeCount> demand, int32_t sign) {
+  ++version_;
   for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
     QueueNode& n = nodes_[q];
     any_entry(n, demand, [&](size_t e, uint64_t d) {

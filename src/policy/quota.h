@@ -49,6 +49,8 @@ class QuotaBook {
   bool is_root(uint32_t queue) const { return nodes_[queue].parent < 0; }
 
   void clear_usage();
+  // Changes with every change of usage, so a caller can keep answers while it stays the same.
+  uint64_t version() const { return version_; }
   void add(uint32_t queue, std::span<const TypeCount> demand, int32_t sign);  // +1 start, −1 stop
 
   // Every queue on the path to the root stays within its guarantee with the gang added.
@@ -112,6 +114,7 @@ class QuotaBook {
   std::vector<uint64_t> capacity_;  // by GPU type id
   std::vector<QueueNode> nodes_;
   std::unordered_map<uint32_t, uint32_t> by_symbol_;  // queue symbol index -> node
+  uint64_t version_ = 0;
 };
 
 }  // namespace boreas::policy
