@@ -18,6 +18,7 @@ BoreasScheduler::BoreasScheduler(TenancyOptions options, std::unique_ptr<Placeme
 BoreasScheduler::~BoreasScheduler() = default;
 
 void BoreasScheduler::init(const state::ClusterView& view) {
+  catalog_size_ = view.cluster().catalog.size();
   if (!book_) {
     book_ = std::make_unique<QuotaBook>(options_.queues.get(), view.cluster());
     covered_ = std::make_unique<QuotaBook>(options_.queues.get(), view.cluster());
@@ -149,14 +150,14 @@ std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state:
 
 // Whether the pending gang (by its guessed demand) is owed, from the known bounds when the books
 // did not change since they were learned.
-bool BoreasScheduler::owed_guess(JobId job, const state::ClusterView& view) {
-  const auto q = static_cast<uint32_t>(jobs_[job.value()].queue);
-  TypeCount guess;
-  const auto demand = guess_demand(job, view, guess);
+bool BoreasScheduler::owed_guess(const RankedGang& gang) {
+  const uint32_t q = gang.queue;
+  const TypeCount& guess = gang.guess;
+  const auto demand = gang.guessed ? std::span<const TypeCount>(&guess, 1) : std::span<const TypeCount>();
   if (demand.empty() || guess.gpus == 0) {
     return book_->owed(q, demand, *covered_);
   }
-  const size_t types = view.cluster().catalog.size();
+  const size_t types = catalog_size_;
   if (owed_book_version_ != book_->version() || owed_covered_version_ != covered_->version()) {
     owed_known_.assign(book_->queue_count() * types, OwedBounds{});
     owed_book_version_ = book_->version();
@@ -217,7 +218,7 @@ void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
 
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
   r.free_by_type.assign(view.cluster().catalog.size(), 0);
   r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
   const std::vector<Node>& nodes = view.cluster().nodes;
@@ -231,19 +232,20 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   account(r);
   rank(r);
   r.running_by_queue.resize(book_->queue_count());
-  auto owed = [&](JobId j) { return owed_guess(j, view); };
+  auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {
-    for (JobId j : r.ranked) {
-      if (r.started.count(j.value()) == 0 && owed(j)) {
-        try_start(r, j, true);
+    for (size_t i = 0; i < r.ranked.size(); ++i) {
+      if (r.started.count(r.ranked[i].value()) == 0 && owed(i)) {
+        try_start(r, r.ranked[i], true);
       }
     }
   };
   guarantee_pass();
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
   size_t evicted = r.evicted.size();
-  for (JobId j : r.ranked) {
-    if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(j))) {
+  for (size_t i = 0; i < r.ranked.size(); ++i) {
+    const JobId j = r.ranked[i];
+    if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(i))) {
       const auto q = static_cast<size_t>(jobs_[j.value()].queue);
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;

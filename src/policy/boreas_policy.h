@@ -96,7 +96,14 @@ class BoreasScheduler final : public Scheduler {
   // (empty when none), looked up once per job.
   std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
   void set_reason(JobId job, PendingReason reason);
-  bool owed_guess(JobId job, const state::ClusterView& view);
+  // A ranked job's queue and guessed demand (`guessed` false when no type of the cluster is
+  // allowed), read once when ranked so the round's passes walk one array.
+  struct RankedGang {
+    uint32_t queue = 0;
+    bool guessed = false;
+    TypeCount guess;
+  };
+  bool owed_guess(const RankedGang& gang);
 
   TenancyOptions options_;
   std::unique_ptr<Placement> placement_;
@@ -116,6 +123,7 @@ class BoreasScheduler final : public Scheduler {
     uint32_t refused_from = UINT32_MAX;
   };
   std::vector<OwedBounds> owed_known_;  // by queue × GPU type
+  size_t catalog_size_ = 0;
   uint64_t owed_book_version_ = UINT64_MAX, owed_covered_version_ = UINT64_MAX;
   // Ranking groups kept from the state's journal (boreas_rank.cpp).
   std::vector<RankGroup> groups_;

@@ -98,6 +98,9 @@ void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
   auto emit = [&](uint32_t id) {
     count_idle_wait(JobId(id), r.view.now());
     r.ranked.push_back(JobId(id));
+    RankedGang& gang = r.gangs.emplace_back();
+    gang.queue = static_cast<uint32_t>(jobs_[id].queue);
+    gang.guessed = !guess_demand(JobId(id), r.view, gang.guess).empty();
   };
   if (tied.size() == 1) {
     for (const auto& [attained, id] : groups_[tied[0]].jobs) {

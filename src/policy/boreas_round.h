@@ -13,6 +13,7 @@ struct BoreasScheduler::Round {
   Scratch scratch;
   Plan plan;
   std::vector<JobId> ranked;
+  std::vector<RankedGang> gangs;  // by rank, beside `ranked`
   std::unordered_set<uint32_t> started, evicted;
   std::vector<uint64_t> free_by_type;                // after this round's plan so far
   std::vector<std::vector<JobId>> running_by_queue;  // at the round's start
