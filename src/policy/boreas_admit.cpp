@@ -63,22 +63,26 @@ bool BoreasScheduler::try_start(Round& r, JobId job, bool guaranteed_pass) {
   return options_.preemption.enabled && try_preempt(r, job, guaranteed_pass);
 }
 
+// Written in place: most pending jobs get this reason every round, and reusing the reason's
+// strings spares an allocation and copy per job per round.
 void BoreasScheduler::no_fit(Round& r, JobId job) {
-  PendingReason reason;
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
-  reason.queue = book_->name(q);
+  PendingReason& reason = reasons_[job.value()];
+  reason.queue.assign(book_->name(q));
+  reason.gpu_type.clear();
   reason.need = r.view.spec(job).gpus;
-  const auto ahead = r.waiting.find(q);
-  if (ahead != r.waiting.end() && ahead->second > 0) {
+  reason.guaranteed = 0;
+  if (q < r.waiting.size() && r.waiting[q] > 0) {
     reason.kind = PendingKind::kBehindHigherPriority;
-    reason.ahead = ahead->second;
+    reason.ahead = r.waiting[q];
     reason.have = r.scratch.total_free();
+    reason.ceiling = 0;
   } else {
     reason.kind = PendingKind::kNoFit;
+    reason.ahead = 0;
     reason.have = r.largest_block;
     reason.ceiling = r.scratch.total_free();
   }
-  set_reason(job, std::move(reason));
 }
 
 bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool guaranteed_pass) {

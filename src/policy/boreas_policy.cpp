@@ -18,6 +18,7 @@ BoreasScheduler::BoreasScheduler(TenancyOptions options, std::unique_ptr<Placeme
 BoreasScheduler::~BoreasScheduler() = default;
 
 void BoreasScheduler::init(const state::ClusterView& view) {
+  catalog_size_ = view.cluster().catalog.size();
   if (!book_) {
     book_ = std::make_unique<QuotaBook>(options_.queues.get(), view.cluster());
     covered_ = std::make_unique<QuotaBook>(options_.queues.get(), view.cluster());
@@ -127,14 +128,52 @@ Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::C
   return d;
 }
 
-Demand BoreasScheduler::guess_demand(const JobSpec& spec, const state::ClusterView& view) {
-  // The first allowed type the cluster has (the catalog lists types the cluster may lack).
-  for (GpuTypeId t : types_.allowed(spec, view)) {
-    if (book_->capacity(t) > 0) {
-      return Demand{TypeCount{t, spec.gpus}};
+std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state::ClusterView& view, TypeCount& out) {
+  const JobSpec& spec = view.spec(job);
+  int32_t& type = jobs_[job.value()].guess_type;
+  if (type == -2) {
+    type = -1;
+    // The first allowed type the cluster has (the catalog lists types the cluster may lack).
+    for (GpuTypeId t : types_.allowed(spec, view)) {
+      if (book_->capacity(t) > 0) {
+        type = static_cast<int32_t>(t.value());
+        break;
+      }
     }
   }
-  return {};
+  if (type < 0) {
+    return {};
+  }
+  out = TypeCount{GpuTypeId(static_cast<uint32_t>(type)), spec.gpus};
+  return std::span<const TypeCount>(&out, 1);
+}
+
+// Whether the pending gang (by its guessed demand) is owed, from the known bounds when the books
+// did not change since they were learned.
+bool BoreasScheduler::owed_guess(const RankedGang& gang) {
+  const uint32_t q = gang.queue;
+  const TypeCount& guess = gang.guess;
+  const auto demand = gang.guessed ? std::span<const TypeCount>(&guess, 1) : std::span<const TypeCount>();
+  if (demand.empty() || guess.gpus == 0) {
+    return book_->owed(q, demand, *covered_);
+  }
+  const size_t types = catalog_size_;
+  if (owed_book_version_ != book_->version() || owed_covered_version_ != covered_->version()) {
+    owed_known_.assign(book_->queue_count() * types, OwedBounds{});
+    owed_book_version_ = book_->version();
+    owed_covered_version_ = covered_->version();
+  }
+  const size_t at = static_cast<size_t>(q) * types + guess.type.value();
+  if (at >= owed_known_.size()) {
+    owed_known_.resize(book_->queue_count() * types);
+  }
+  OwedBounds& known = owed_known_[at];
+  if (guess.gpus <= known.owed_up_to || guess.gpus >= known.refused_from) {
+    return guess.gpus <= known.owed_up_to;
+  }
+  const bool owed = book_->owed(q, demand, *covered_);
+  (owed ? known.owed_up_to : known.refused_from) = guess.gpus;
+  return owed;
 }
 
 void BoreasScheduler::account(Round& r) {
@@ -177,33 +216,9 @@ void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
   }
 }
 
-void BoreasScheduler::rank(Round& r) {
-  struct Key {
-    int32_t neg_class;
-    double share;
-    int64_t attained;
-    uint32_t id;
-    auto operator<=>(const Key&) const = default;
-  };
-  std::vector<std::pair<Key, JobId>> keyed;
-  for (JobId j : r.view.pending()) {
-    const JobInfo& in = info(j, r.view);
-    if (in.never_fits) {
-      continue;
-    }
-    count_idle_wait(j, r.view.now());
-    const double share = fair_->share(static_cast<uint32_t>(in.queue), book_->weight(in.queue));
-    keyed.push_back({Key{-in.class_value, share, r.view.attained_gpu_us(j), j.value()}, j});
-  }
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [key, j] : keyed) {
-    r.ranked.push_back(j);
-  }
-}
-
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
   r.free_by_type.assign(view.cluster().catalog.size(), 0);
   r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
   const std::vector<Node>& nodes = view.cluster().nodes;
@@ -217,22 +232,23 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   account(r);
   rank(r);
   r.running_by_queue.resize(book_->queue_count());
-  auto owed = [&](JobId j) {
-    return book_->owed(static_cast<uint32_t>(jobs_[j.value()].queue), guess_demand(view.spec(j), view), *covered_);
-  };
+  auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {
-    for (JobId j : r.ranked) {
-      if (r.started.count(j.value()) == 0 && owed(j)) {
-        try_start(r, j, true);
+    for (size_t i = 0; i < r.ranked.size(); ++i) {
+      if (r.started.count(r.ranked[i].value()) == 0 && owed(i)) {
+        try_start(r, r.ranked[i], true);
       }
     }
   };
   guarantee_pass();
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
   size_t evicted = r.evicted.size();
-  for (JobId j : r.ranked) {
-    if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(j))) {
-      r.waiting[jobs_[j.value()].queue] += 1;
+  for (size_t i = 0; i < r.ranked.size(); ++i) {
+    const JobId j = r.ranked[i];
+    if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(i))) {
+      const auto q = static_cast<size_t>(jobs_[j.value()].queue);
+      r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
+      r.waiting[q] += 1;
     }
   }
   // Reclaim for a job ranked later can take a queue down to its guarantee after that queue's

@@ -8,7 +8,10 @@
 // what is left to the rest, within ceilings and lending limits, preempting only lower classes of
 // the same queue. Jobs that are neither started nor victims keep a structured pending reason.
 
+#include <map>
 #include <memory>
+#include <set>
+#include <span>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -46,6 +49,15 @@ class BoreasScheduler final : public Scheduler {
     bool beyond_guarantee = false;  // the gang could never fit inside its queue's guarantee
     Duration idle_wait;             // time held (may not borrow) while in-service GPUs it fits were free
     Time held_at = Time::never();   // the last round found it so; counted at the next round
+    int32_t guess_type = -2;        // guess_demand's GPU type: -2 = not looked up, -1 = none
+    int32_t group = -1;             // its RankGroup while pending; -1 = none
+    int64_t group_attained = 0;     // its key there: attained GPU-µs when it entered
+  };
+  // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp).
+  struct RankGroup {
+    int32_t class_value = 0;
+    uint32_t queue = 0;
+    std::set<std::pair<int64_t, uint32_t>> jobs;
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -58,6 +70,10 @@ class BoreasScheduler final : public Scheduler {
   const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
   void rank(Round& round);
+  void sync_groups(const state::ClusterView& view);
+  void enter_group(JobId job, const state::ClusterView& view);
+  void leave_group(JobId job);
+  void merge_groups(Round& round, std::span<const uint32_t> tied);
   bool try_start(Round& round, JobId job, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
@@ -76,8 +92,18 @@ class BoreasScheduler final : public Scheduler {
   void pin(Round& round, const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
-  Demand guess_demand(const JobSpec& spec, const state::ClusterView& view);
+  // A pending gang's demand before placement: its GPUs of the first allowed type the cluster has
+  // (empty when none), looked up once per job.
+  std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
   void set_reason(JobId job, PendingReason reason);
+  // A ranked job's queue and guessed demand (`guessed` false when no type of the cluster is
+  // allowed), read once when ranked so the round's passes walk one array.
+  struct RankedGang {
+    uint32_t queue = 0;
+    bool guessed = false;
+    TypeCount guess;
+  };
+  bool owed_guess(const RankedGang& gang);
 
   TenancyOptions options_;
   std::unique_ptr<Placement> placement_;
@@ -90,6 +116,21 @@ class BoreasScheduler final : public Scheduler {
   std::vector<PendingReason> reasons_;
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
+  // Known answers of owed() for a queue and GPU type while neither book changes: owed is monotone
+  // in the gang's size, so gangs up to `owed_up_to` GPUs are owed and from `refused_from` are not.
+  struct OwedBounds {
+    uint32_t owed_up_to = 0;
+    uint32_t refused_from = UINT32_MAX;
+  };
+  std::vector<OwedBounds> owed_known_;  // by queue × GPU type
+  size_t catalog_size_ = 0;
+  uint64_t owed_book_version_ = UINT64_MAX, owed_covered_version_ = UINT64_MAX;
+  // Ranking groups kept from the state's journal (boreas_rank.cpp).
+  std::vector<RankGroup> groups_;
+  std::map<std::pair<int32_t, uint32_t>, uint32_t> group_index_;  // (class value, queue) -> group
+  size_t groups_journal_pos_ = 0;
+  uint64_t groups_instance_ = 0;
+  bool groups_synced_ = false;
 };
 
 std::unique_ptr<Scheduler> make_boreas_scheduler(TenancyOptions options, std::unique_ptr<Placement> placement);

@@ -1,7 +1,6 @@
 #pragma once
 // One round of the `boreas` policy: private to boreas_policy.cpp and boreas_admit.cpp.
 
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -14,13 +13,14 @@ struct BoreasScheduler::Round {
   Scratch scratch;
   Plan plan;
   std::vector<JobId> ranked;
+  std::vector<RankedGang> gangs;  // by rank, beside `ranked`
   std::unordered_set<uint32_t> started, evicted;
   std::vector<uint64_t> free_by_type;                // after this round's plan so far
   std::vector<std::vector<JobId>> running_by_queue;  // at the round's start
   // queue -> lowest class value of its running jobs whose class may be preempted (INT32_MAX: none),
   // so a job that no class of its queue sits below skips the victim search
   std::vector<int32_t> lowest_preemptible_class;
-  std::unordered_map<uint32_t, uint32_t> waiting;    // queue -> higher-ranked jobs left pending
+  std::vector<uint32_t> waiting;                     // queue -> higher-ranked jobs left pending
   std::vector<std::vector<uint32_t>> held;          // queue -> GPU type -> GPUs, after the plan
   std::vector<uint64_t> pinned_by_type;              // GPUs held by pinned borrowers, after the plan
   std::vector<JobId> held_jobs;                      // refused `guarantee-only` this round

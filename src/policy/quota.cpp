@@ -70,63 +70,91 @@ uint32_t QuotaBook::queue_of(Symbol queue, const SymbolTable& symbols) {
 }
 
 void QuotaBook::clear_usage() {
+  ++version_;
   for (QueueNode& n : nodes_) {
     std::fill(n.used.begin(), n.used.end(), 0);
   }
 }
 
-std::vector<uint64_t> QuotaBook::entry_demand(const QueueNode& n, const Demand& demand) const {
+// The entry covering `type`: its own, else the implicit rest (the last).
+size_t QuotaBook::entry_index(const QueueNode& n, GpuTypeId type) {
+  const int32_t e = n.entry_of[type.value()];
+  return e < 0 ? n.entries.size() - 1 : static_cast<size_t>(e);
+}
+
+std::vector<uint64_t> QuotaBook::entry_demand(const QueueNode& n, std::span<const TypeCount> demand) const {
   std::vector<uint64_t> out(n.entries.size(), 0);
   for (const TypeCount& tc : demand) {
-    const int32_t e = n.entry_of[tc.type.value()];
-    out[e < 0 ? n.entries.size() - 1 : static_cast<size_t>(e)] += tc.gpus;
+    out[entry_index(n, tc.type)] += tc.gpus;
   }
   return out;
 }
 
-void QuotaBook::add(uint32_t queue, const Demand& demand, int32_t sign) {
+// Calls fn(entry, GPUs) for each entry of n the demand needs GPUs of, in entry order, until fn
+// returns true; returns whether it did. A gang of one GPU type (nearly all) allocates nothing.
+template <typename Fn>
+bool QuotaBook::any_entry(const QueueNode& n, std::span<const TypeCount> demand, Fn&& fn) const {
+  if (demand.size() == 1) {
+    return demand[0].gpus > 0 && fn(entry_index(n, demand[0].type), uint64_t{demand[0].gpus});
+  }
+  const auto d = entry_demand(n, demand);
+  for (size_t e = 0; e < d.size(); ++e) {
+    if (d[e] > 0 && fn(e, d[e])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void QuotaBook::add(uint32_t queue, std::span<const TypeCount> demand, int32_t sign) {
+  ++version_;
   for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
     QueueNode& n = nodes_[q];
-    const auto d = entry_demand(n, demand);
-    for (size_t e = 0; e < d.size(); ++e) {
-      n.used[e] = sign > 0 ? n.used[e] + d[e] : n.used[e] - std::min(n.used[e], d[e]);
-    }
+    any_entry(n, demand, [&](size_t e, uint64_t d) {
+      n.used[e] = sign > 0 ? n.used[e] + d : n.used[e] - std::min(n.used[e], d);
+      return false;
+    });
   }
 }
 
-bool QuotaBook::within_guarantee(uint32_t queue, const Demand& demand) const {
+bool QuotaBook::within_guarantee(uint32_t queue, std::span<const TypeCount> demand) const {
   for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
     const QueueNode& n = nodes_[q];
-    const auto d = entry_demand(n, demand);
-    for (size_t e = 0; e < d.size(); ++e) {
-      if (d[e] > 0 && n.used[e] + d[e] > n.entries[e].quota.guaranteed) {
-        return false;
-      }
+    if (any_entry(n, demand, [&](size_t e, uint64_t d) { return n.used[e] + d > n.entries[e].quota.guaranteed; })) {
+      return false;
     }
   }
   return true;
 }
 
-bool QuotaBook::owed(uint32_t queue, const Demand& demand, const QuotaBook& covered) const {
+bool QuotaBook::owed(uint32_t queue, std::span<const TypeCount> demand, const QuotaBook& covered) const {
   // The queue's own borrowed GPUs of the demand's types stay: reclaim never takes them for it.
-  Demand with_own = demand;
   const QueueNode& own = nodes_[queue];
-  std::vector<bool> counted(own.entries.size(), false);
-  for (TypeCount& tc : with_own) {
-    const int32_t found = own.entry_of[tc.type.value()];
-    const size_t e = found < 0 ? own.entries.size() - 1 : static_cast<size_t>(found);
+  auto borrowed = [&](size_t e) {
     const uint64_t used = own.used[e];
-    const uint64_t kept = covered.nodes_[queue].used[e];
-    tc.gpus += counted[e] ? 0 : static_cast<uint32_t>(used - std::min(used, kept));
-    counted[e] = true;
+    return static_cast<uint32_t>(used - std::min(used, covered.nodes_[queue].used[e]));
+  };
+  TypeCount one;
+  Demand many;
+  std::span<const TypeCount> with_own;
+  if (demand.size() == 1) {
+    one = TypeCount{demand[0].type, demand[0].gpus + borrowed(entry_index(own, demand[0].type))};
+    with_own = std::span<const TypeCount>(&one, 1);
+  } else {
+    many.assign(demand.begin(), demand.end());
+    std::vector<bool> counted(own.entries.size(), false);
+    for (TypeCount& tc : many) {
+      const size_t e = entry_index(own, tc.type);
+      tc.gpus += counted[e] ? 0 : borrowed(e);
+      counted[e] = true;
+    }
+    with_own = many;
   }
   for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
     const QueueNode& n = nodes_[q];
-    const auto d = entry_demand(n, with_own);
-    for (size_t e = 0; e < d.size(); ++e) {
-      if (d[e] > 0 && covered.nodes_[q].used[e] + d[e] > n.entries[e].quota.guaranteed) {
-        return false;
-      }
+    const QueueNode& c = covered.nodes_[q];
+    if (any_entry(n, with_own, [&](size_t e, uint64_t d) { return c.used[e] + d > n.entries[e].quota.guaranteed; })) {
+      return false;
     }
   }
   return true;
@@ -142,15 +170,19 @@ QuotaBlock QuotaBook::block(uint32_t queue, size_t entry, uint64_t need) const {
   return b;
 }
 
-std::optional<QuotaBlock> QuotaBook::check_ceiling(uint32_t queue, const Demand& demand) const {
+std::optional<QuotaBlock> QuotaBook::check_ceiling(uint32_t queue, std::span<const TypeCount> demand) const {
   for (int32_t q = static_cast<int32_t>(queue); q >= 0; q = nodes_[q].parent) {
     const QueueNode& n = nodes_[q];
-    const auto d = entry_demand(n, demand);
-    for (size_t e = 0; e < d.size(); ++e) {
+    std::optional<QuotaBlock> hit;
+    any_entry(n, demand, [&](size_t e, uint64_t d) {
       const auto& limit = n.entries[e].quota.borrow_limit;
-      if (d[e] > 0 && limit && n.used[e] + d[e] > uint64_t{n.entries[e].quota.guaranteed} + *limit) {
-        return block(static_cast<uint32_t>(q), e, n.used[e] + d[e]);
+      if (limit && n.used[e] + d > uint64_t{n.entries[e].quota.guaranteed} + *limit) {
+        hit = block(static_cast<uint32_t>(q), e, n.used[e] + d);
       }
+      return hit.has_value();
+    });
+    if (hit) {
+      return hit;
     }
   }
   return std::nullopt;
@@ -193,17 +225,14 @@ std::optional<QuotaBlock> QuotaBook::check_lending(uint32_t queue, const std::ve
   return std::nullopt;
 }
 
-bool QuotaBook::borrowing(uint32_t victim, const Demand& victim_gpus, uint32_t claimant) const {
+bool QuotaBook::borrowing(uint32_t victim, std::span<const TypeCount> victim_gpus, uint32_t claimant) const {
   for (int32_t q = static_cast<int32_t>(victim); q >= 0; q = nodes_[q].parent) {
     if (on_path(static_cast<uint32_t>(q), claimant)) {
       return false;  // from here up the claimant shares the victim's quotas
     }
     const QueueNode& n = nodes_[q];
-    const auto d = entry_demand(n, victim_gpus);
-    for (size_t e = 0; e < d.size(); ++e) {
-      if (d[e] > 0 && n.used[e] > n.entries[e].quota.guaranteed) {
-        return true;
-      }
+    if (any_entry(n, victim_gpus, [&](size_t e, uint64_t) { return n.used[e] > n.entries[e].quota.guaranteed; })) {
+      return true;
     }
   }
   return false;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -48,24 +49,26 @@ class QuotaBook {
   bool is_root(uint32_t queue) const { return nodes_[queue].parent < 0; }
 
   void clear_usage();
-  void add(uint32_t queue, const Demand& demand, int32_t sign);  // +1 start, −1 stop
+  // Changes with every change of usage, so a caller can keep answers while it stays the same.
+  uint64_t version() const { return version_; }
+  void add(uint32_t queue, std::span<const TypeCount> demand, int32_t sign);  // +1 start, −1 stop
 
   // Every queue on the path to the root stays within its guarantee with the gang added.
-  bool within_guarantee(uint32_t queue, const Demand& demand) const;
+  bool within_guarantee(uint32_t queue, std::span<const TypeCount> demand) const;
   // The same test once every borrowed job outside the queue's own subtree is reclaimed, which a
   // guarantee may always do: on each queue x of the path, covered(x) + the queue's own borrowed
   // GPUs + the gang ≤ G(x), where `covered` holds the usage of the jobs started inside guarantees.
   // At the queue itself this is used + gang ≤ G; above it a sibling's borrowing no longer hides
   // the queue's guarantee (a three-level tree whose team a sibling project filled).
-  bool owed(uint32_t queue, const Demand& demand, const QuotaBook& covered) const;
+  bool owed(uint32_t queue, std::span<const TypeCount> demand, const QuotaBook& covered) const;
   // Ceilings (guarantee + borrow limit) on the path; the first one exceeded.
-  std::optional<QuotaBlock> check_ceiling(uint32_t queue, const Demand& demand) const;
+  std::optional<QuotaBlock> check_ceiling(uint32_t queue, std::span<const TypeCount> demand) const;
   // Lending limits of queues beside the path: GPUs they may not lend must stay free.
   // `free_after[t]` = free GPUs of type t if the gang started.
   std::optional<QuotaBlock> check_lending(uint32_t queue, const std::vector<uint64_t>& free_after) const;
   // Some queue on `victim`'s path but not on `claimant`'s uses more than its guarantee of a
   // type the victim holds: evicting the victim takes back borrowed capacity only.
-  bool borrowing(uint32_t victim, const Demand& victim_gpus, uint32_t claimant) const;
+  bool borrowing(uint32_t victim, std::span<const TypeCount> victim_gpus, uint32_t claimant) const;
   // Unused guarantees of root queues, per GPU type (GPUs that must stay reclaimable).
   uint64_t unused_guarantees() const;
   // The most GPUs of `type` a gang of this queue could ever get (ceilings and capacity).
@@ -100,7 +103,10 @@ class QuotaBook {
   };
 
   void add_node(const QueueSpec* spec, int32_t parent);
-  std::vector<uint64_t> entry_demand(const QueueNode& n, const Demand& demand) const;
+  static size_t entry_index(const QueueNode& n, GpuTypeId type);
+  std::vector<uint64_t> entry_demand(const QueueNode& n, std::span<const TypeCount> demand) const;
+  template <typename Fn>
+  bool any_entry(const QueueNode& n, std::span<const TypeCount> demand, Fn&& fn) const;
   bool on_path(uint32_t queue, uint32_t start) const;
   QuotaBlock block(uint32_t queue, size_t entry, uint64_t need) const;
 
@@ -108,6 +114,7 @@ class QuotaBook {
   std::vector<uint64_t> capacity_;  // by GPU type id
   std::vector<QueueNode> nodes_;
   std::unordered_map<uint32_t, uint32_t> by_symbol_;  // queue symbol index -> node
+  uint64_t version_ = 0;
 };
 
 }  // namespace boreas::policy

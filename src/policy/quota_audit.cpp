@@ -1,6 +1,9 @@
 #include "policy/quota_audit.h"
 
 #include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
 
 namespace boreas::policy {
 
@@ -30,55 +33,135 @@ uint32_t QuotaAudit::queue_of(JobId job, const state::ClusterState& state) {
   return static_cast<uint32_t>(q);
 }
 
+// Calls fn on q and every ancestor; nothing for a queue the tree does not name.
+template <typename Fn>
+void QuotaAudit::up(uint32_t q, Fn&& fn) const {
+  const size_t n = guaranteed_.size();
+  for (auto p = q < n ? std::optional<QueueId>(QueueId(q)) : std::nullopt; p; p = tree_.parent[p->value()]) {
+    fn(p->value());
+  }
+}
+
+// Moves the job's GPUs and pending gang to where its lifecycle state now puts it.
+void QuotaAudit::move(JobId job, const state::ClusterState& state) {
+  const uint32_t j = job.value();
+  const uint32_t own = queue_of(job, state);
+  const uint32_t gpus = state.spec(job).gpus;
+  if (where_[j] == Where::kRunning) {
+    up(own, [&](uint32_t q) { used_[q] -= gpus; });
+  } else if (where_[j] == Where::kPending && own < pending_.size()) {
+    pending_[own].erase(job);
+  }
+  const JobState now = state.record(job).state;
+  const bool waits = now == JobState::kPending || now == JobState::kPreempted;  // both are in pending()
+  where_[j] = waits ? Where::kPending : now == JobState::kRunning ? Where::kRunning : Where::kNone;
+  if (where_[j] == Where::kRunning) {
+    up(own, [&](uint32_t q) { used_[q] += gpus; });
+  } else if (where_[j] == Where::kPending && own < pending_.size()) {
+    pending_[own].insert(job);
+  }
+}
+
+// Reads the journal since the last call; a state not seen before is counted from its start.
+void QuotaAudit::sync(const state::ClusterState& state) {
+  if (!synced_ || state.instance() != instance_) {
+    used_.assign(guaranteed_.size(), 0);
+    pending_.assign(guaranteed_.size(), {});
+    where_.assign(state.job_count(), Where::kNone);
+    for (JobId j : state.running()) {
+      move(j, state);
+    }
+    for (JobId j : state.pending()) {
+      move(j, state);
+    }
+    journal_pos_ = state.journal().size();
+    instance_ = state.instance();
+    synced_ = true;
+    return;
+  }
+  where_.resize(state.job_count(), Where::kNone);
+  const auto journal = state.journal();
+  for (; journal_pos_ < journal.size(); ++journal_pos_) {
+    move(journal[journal_pos_], state);
+  }
+}
+
 // A pending gang is owed when it fits the unused guarantee of every queue on its path, where a
 // queue's usage leaves out what other subtrees hold beyond their own guarantees (borrowed, so a
 // guarantee can always take it back): at the gang's queue x0 that is used(x0); at an ancestor
 // x_k, eff(x_k) = eff(x_{k-1}) + Σ over x_k's other children c of min(used(c), G(c)) + the jobs
 // of x_k itself. Owed gangs (in arrival order) count once each, however deep the tree.
-uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
-  const size_t n = guaranteed_.size();
-  std::vector<uint64_t> used(n, 0), wanted(n, 0), capped_children(n, 0), children_used(n, 0);
-  auto up = [&](uint32_t q, auto&& fn) {
-    for (auto p = q < n ? std::optional<QueueId>(QueueId(q)) : std::nullopt; p; p = tree_.parent[p->value()]) {
-      fn(p->value());
-    }
-  };
-  for (JobId j : state.running()) {
-    up(queue_of(j, state), [&](uint32_t q) { used[q] += state.spec(j).gpus; });
+// Counts the gang as owed (and returns its GPUs) when it fits; wanted holds the owed gangs so far.
+uint64_t QuotaAudit::take_if_owed(uint32_t own, uint32_t gpus, const std::vector<uint64_t>& used) {
+  bool fits = true;
+  uint64_t eff = 0;
+  int64_t below = -1;  // the path's previous queue
+  up(own, [&](uint32_t q) {
+    eff = below < 0 ? used[q]
+                    : eff + capped_children_[q] - std::min(used[below], guaranteed_[below]) +
+                          (used[q] - children_used_[q]);
+    fits = fits && eff + wanted_[q] + gpus <= guaranteed_[q];
+    below = q;
+  });
+  if (!fits) {
+    return 0;
   }
-  size_t open = 0;  // queues with unused guarantee left to fill; none left = stop scanning
-  for (size_t q = 0; q < n; ++q) {
-    open += used[q] < guaranteed_[q] ? 1 : 0;
+  up(own, [&](uint32_t q) { wanted_[q] += gpus; });  // it fits the unused guarantee: owed
+  return gpus;
+}
+
+void QuotaAudit::prepare(const std::vector<uint64_t>& used) {
+  const size_t n = guaranteed_.size();
+  wanted_.assign(n, 0);
+  capped_children_.assign(n, 0);
+  children_used_.assign(n, 0);
+  for (uint32_t q = 0; q < n; ++q) {
     if (const auto& p = tree_.parent[q]) {
-      capped_children[p->value()] += std::min(used[q], guaranteed_[q]);
-      children_used[p->value()] += used[q];
+      capped_children_[p->value()] += std::min(used[q], guaranteed_[q]);
+      children_used_[p->value()] += used[q];
+    }
+  }
+}
+
+// Only gangs whose own queue still has unused guarantee (used + wanted < G) can fit, and wanted
+// only grows, so the walk merges just those queues' pending gangs in arrival order and drops a
+// queue once it is full: the same gangs, in the same order, as a walk over the whole pending set.
+uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
+  const std::vector<uint64_t>& used = used_;
+  const std::vector<std::set<JobId>>& pending = pending_;
+  prepare(used);
+  auto open = [&](uint32_t q) { return used[q] + wanted_[q] < guaranteed_[q]; };
+  using Head = std::pair<uint32_t, uint32_t>;  // (job id, queue): the queue's next pending gang
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+  for (uint32_t q = 0; q < guaranteed_.size(); ++q) {
+    if (open(q) && !pending[q].empty()) {
+      heads.emplace(pending[q].begin()->value(), q);
     }
   }
   uint64_t total = 0;
-  for (auto it = state.pending().begin(); it != state.pending().end() && open > 0; ++it) {
-    const uint32_t gpus = state.spec(*it).gpus;
-    const uint32_t own = queue_of(*it, state);
-    if (own >= n) {
-      continue;  // a queue the tree does not name: nothing guaranteed
+  while (!heads.empty()) {
+    const auto [id, own] = heads.top();
+    heads.pop();
+    total += take_if_owed(own, state.spec(JobId(id)).gpus, used);
+    const auto next = pending[own].upper_bound(JobId(id));
+    if (open(own) && next != pending[own].end()) {
+      heads.emplace(next->value(), own);
     }
-    bool fits = true;
-    uint64_t eff = 0;
-    int64_t below = -1;  // the path's previous queue
-    up(own, [&](uint32_t q) {
-      eff = below < 0 ? used[q]
-                      : eff + capped_children[q] - std::min(used[below], guaranteed_[below]) +
-                            (used[q] - children_used[q]);
-      fits = fits && eff + wanted[q] + gpus <= guaranteed_[q];
-      below = q;
-    });
-    if (!fits) {
-      continue;
-    }
-    total += gpus;
-    up(own, [&](uint32_t q) {
-      wanted[q] += gpus;  // this gang fits in the unused guarantee: the queue is owed it
-      open -= used[q] + wanted[q] >= guaranteed_[q] && used[q] + wanted[q] - gpus < guaranteed_[q] ? 1 : 0;
-    });
+  }
+  return total;
+}
+
+// The definition, walked plainly: every running job, then every pending gang in arrival order.
+uint64_t QuotaAudit::shortfall_from_scratch(const state::ClusterState& state) {
+  std::vector<uint64_t> used(guaranteed_.size(), 0);
+  for (JobId j : state.running()) {
+    up(queue_of(j, state), [&](uint32_t q) { used[q] += state.spec(j).gpus; });
+  }
+  prepare(used);
+  uint64_t total = 0;
+  for (JobId j : state.pending()) {
+    const uint32_t own = queue_of(j, state);
+    total += own < guaranteed_.size() ? take_if_owed(own, state.spec(j).gpus, used) : 0;
   }
   return total;
 }
@@ -88,6 +171,7 @@ void QuotaAudit::observe(const state::ClusterState& state, Time now) {
     violation_gpu_s_ += static_cast<double>(rate_) * (now - last_).to_seconds();
   }
   last_ = now;
+  sync(state);
   rate_ = shortfall(state);
 }
 

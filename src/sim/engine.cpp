@@ -156,8 +156,12 @@ Status Engine::process_batch(Time t) {
     ++result_.events;
     acted = true;
   }
-  notify(t);
-  return acted ? schedule(t) : Status::ok();
+  if (!acted) {
+    notify(t, true);
+    return Status::ok();
+  }
+  notify(t, false);  // the round below changes the state again at this instant
+  return schedule(t);
 }
 
 // Preemption = checkpoint then stop: with checkpoints on, the job loses no work but pays the
@@ -250,7 +254,7 @@ Status Engine::schedule(Time t) {
     wake_ = *plan.wake_at;
     push(*plan.wake_at, Kind::kWake, JobId());
   }
-  notify(t);
+  notify(t, true);
   return Status::ok();
 }
 
@@ -270,9 +274,10 @@ void Engine::sample_until(Time t) {
   }
 }
 
-void Engine::notify(Time t) {
+// The meter sees every change; the observer only the instant's last (after_last).
+void Engine::notify(Time t, bool after_last) {
   meter_.observe(t, physics_ ? physics_->facility_power_w() : 0.0, scheduler_);
-  if (observer_) {
+  if (observer_ && after_last) {
     observer_(state_, t);
   }
 }

@@ -77,7 +77,8 @@ struct SimResult {
   std::vector<double> recovery_s;
 };
 
-// Called after every batch of events and after every applied plan (tests check invariants here).
+// Called once per instant, after its last change: after the applied plan when a round runs, else
+// after the batch of events (tests check invariants here; the quota audit integrates from here).
 using Observer = std::function<void(const state::ClusterState&, Time)>;
 
 class Engine {
@@ -136,7 +137,7 @@ class Engine {
   Status interrupt(JobId job, Time t, JobState end_state, Duration redo);  // stop_run + recovery
   void check_recovery(JobId job, Time t);  // before the job's run stops or its rate changes
   void sample_until(Time t);
-  void notify(Time t);
+  void notify(Time t, bool after_last);
   SimResult finish_result();
 
   const std::span<const JobSpec> jobs_;
