@@ -19,8 +19,10 @@ function(boreas_module name)
 endfunction()
 
 # boreas_test(NAME SOURCES ... DEPS modules...) — a GoogleTest executable registered with ctest.
+# LOCK NAME: the test binary's tests never run beside other tests holding the same lock (ctest's
+# RESOURCE_LOCK), e.g. tests that start and signal real processes.
 function(boreas_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LOCK" "SOURCES;DEPS;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   foreach(dep ${ARG_DEPS})
     target_link_libraries(${name} PRIVATE boreas_${dep})
@@ -28,7 +30,11 @@ function(boreas_test name)
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
   target_compile_definitions(${name} PRIVATE BOREAS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                              BOREAS_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+  set(lock "")
+  if(ARG_LOCK)
+    set(lock RESOURCE_LOCK ${ARG_LOCK})
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit ${lock})
 endfunction()
 
 # Runs cmake/CheckLayering.cmake over every module's sources at build time.
