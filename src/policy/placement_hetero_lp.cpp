@@ -8,6 +8,16 @@ namespace boreas::policy {
 
 namespace {
 
+// GLPK keeps one environment per thread, made on first use and kept until glp_free_env() in that
+// thread: experiment workers used the LP and left theirs behind (LeakSanitizer failed the run).
+// Declared before the first problem of a thread, so it is destroyed after every problem is deleted.
+struct GlpkThreadEnv {
+  GlpkThreadEnv() = default;
+  GlpkThreadEnv(const GlpkThreadEnv&) = delete;
+  GlpkThreadEnv& operator=(const GlpkThreadEnv&) = delete;
+  ~GlpkThreadEnv() { glp_free_env(); }
+};
+
 struct ProbDeleter {
   void operator()(glp_prob* p) const { glp_delete_prob(p); }
 };
@@ -46,6 +56,7 @@ Result<std::vector<std::vector<double>>> max_min_allocation(const std::vector<Lp
   if (groups.empty() || capacity.empty()) {
     return x;
   }
+  thread_local GlpkThreadEnv env;  // freed when this thread ends
   Prob lp(glp_create_prob());
   glp_set_obj_dir(lp.get(), GLP_MAX);
   // Rows: fairness (z ≤ normalised throughput) per group, time share per group, capacity per type.
