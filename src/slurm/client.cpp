@@ -97,9 +97,8 @@ std::vector<std::string> sbatch_args(const SubmitRequest& req) {
   return a;
 }
 
-Result<std::string> Client::run(const std::vector<std::string>& argv) const {
+Result<std::string> Client::run(const std::vector<std::string>& argv, std::vector<std::string> env) const {
   BOREAS_RETURN_IF_ERROR(check_conf(options_.slurm_conf));
-  std::vector<std::string> env;
   if (!options_.slurm_conf.empty()) {
     env.push_back("SLURM_CONF=" + options_.slurm_conf);
   }
@@ -124,24 +123,15 @@ Result<uint64_t> Client::submit(const SubmitRequest& req) const {
   if (req.argv.empty()) {
     return invalid_argument("a Slurm job needs a command");
   }
-  BOREAS_RETURN_IF_ERROR(check_conf(options_.slurm_conf));
   std::vector<std::string> argv{"sbatch"};
   for (auto& a : sbatch_args(req)) {
     argv.push_back(std::move(a));
   }
-  std::vector<std::string> env = req.env;
-  if (!options_.slurm_conf.empty()) {
-    env.push_back("SLURM_CONF=" + options_.slurm_conf);
-  }
-  auto out = run_command(argv, env);
+  auto out = run(argv, req.env);
   if (!out.is_ok()) {
     return out.status();
   }
-  if (out->exit_code != 0) {
-    return io_error(quote_command(argv) + " failed (exit " + std::to_string(out->exit_code) +
-                    "): " + trimmed(out->err));
-  }
-  return parse_job_id(out->out);
+  return parse_job_id(*out);
 }
 
 Status Client::pin(uint64_t job, const std::vector<std::string>& nodes) const {

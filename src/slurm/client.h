@@ -61,7 +61,8 @@ class Client {
   Status ping() const;  // the controller answers
 
  private:
-  Result<std::string> run(const std::vector<std::string>& argv) const;
+  // `env`: variables for the command on top of SLURM_CONF (sbatch --export=ALL passes them on).
+  Result<std::string> run(const std::vector<std::string>& argv, std::vector<std::string> env = {}) const;
   Status run_ok(const std::vector<std::string>& argv) const;
 
   ClientOptions options_;

@@ -2,20 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "slurm/test_fixture.h"
 
 #include "config/gpu_catalog_yaml.h"
 
 namespace boreas::slurm {
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(BOREAS_SOURCE_DIR) + "/tests/fixtures/slurm/" + name);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::fixture;
 
 GpuCatalog builtin() {
   GpuCatalog c;

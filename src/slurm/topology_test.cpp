@@ -2,18 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "slurm/test_fixture.h"
 
 namespace boreas::slurm {
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(BOREAS_SOURCE_DIR) + "/tests/fixtures/slurm/" + name);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::fixture;
 
 using Names = std::vector<std::string>;
 
