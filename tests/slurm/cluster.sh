@@ -146,7 +146,13 @@ start() {  # DIR NODES
   host=$(hostname)
   rm -rf "$d/state" "$d/spool" "$d/run" "$d/etc" "$d/log" "$d/munge" "$d/fakedev" "$d/env"
   mkdir -p "$d/etc" "$d/state" "$d/spool" "$d/run" "$d/log"
-  chmod a+x "$d"  # munged runs as 'munge' and must reach its socket folder (mktemp -d gives 0700)
+  # munged runs as 'munge' and must reach its socket folder: the lab and every folder above it must
+  # let others pass (mktemp -d gives 0700, e.g. a clone under a temporary folder).
+  local up=$d
+  while [ "$up" != / ] && [ -n "$up" ]; do
+    chmod a+x "$up"
+    up=$(dirname "$up")
+  done
   write_slurm_conf "$d" "$n" "$base" "$host"
   write_gres_and_topology "$d" "$n"
   start_munge "$d"
