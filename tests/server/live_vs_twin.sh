@@ -60,13 +60,22 @@ live_order() {
   sort -k3,3n -k2,2n "$WORK/live-$1.tsv" | cut -f2 >"$WORK/live-$1.order"
 }
 
+# Live starts lag the twin's by up to ~0.6 s, and two chains of starts can lag by different amounts,
+# so on a loaded machine two ends TWIN_GAP apart in the twin are now and then seen in the other order
+# (about 1 run in 20 under the full suite). A policy whose orders differ gets one more live run, which
+# must agree.
 for policy in $POLICIES; do
   twin_order "$policy"
-  live_order "$policy"
   n=$(wc -l <"$WORK/twin-$policy.order")
   [ "$n" = 50 ] || fail "the twin started $n jobs under $policy"
-  diff "$WORK/twin-$policy.order" "$WORK/live-$policy.order" >&2 ||
-    fail "start order differs between the twin (<) and the live daemon (>) under $policy"
+  live_order "$policy"
+  if ! diff "$WORK/twin-$policy.order" "$WORK/live-$policy.order" >&2; then
+    echo "$policy: start order differs between the twin (<) and the live daemon (>); one more live run" >&2
+    rm -rf "$WORK/data-$policy"
+    live_order "$policy"
+    diff "$WORK/twin-$policy.order" "$WORK/live-$policy.order" >&2 ||
+      fail "start order differs between the twin (<) and the live daemon (>) under $policy, twice"
+  fi
   # How far live starts drifted from the twin's (for the log; the order is what is asserted).
   lag=$(awk -F'\t' 'NR == FNR { live[$2] = $3; if (min == "" || $3 < min) min = $3; next }
     FNR > 1 { split($0, f, ","); d = (live[f[2]] - min) / 1e6 - f[7]; if (d > max) max = d }
