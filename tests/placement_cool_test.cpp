@@ -62,6 +62,26 @@ TEST(CoolPlacement, KeepsAirRacksUnderTheirCoolingLimit) {
   EXPECT_EQ(f.nodes_of(f.place(*cool, 4)), (std::set<uint32_t>{1}));
 }
 
+// When no air rack has room under its limit, cool takes the node whose rack loses the least clock.
+// At activity 1 a busy GPU draws 400 W (360 W above idle) and, air-cooled, settles 50 °C above its
+// inlet; with the inlet rising 20 °C per kW above the 2.1 kW limit, a rack with b busy GPUs draws
+// 1460 + 360 b W. b = 3: 0.44 kW over, inlet 24 + 8.8, GPUs at 82.8 °C ≤ 85 — no throttle; b = 4:
+// 0.8 kW over, inlet 40, GPUs would reach 90 °C — all four throttle.
+TEST(CoolPlacement, TipsNoRackIntoThrottlingWhenItCanAvoidIt) {
+  testing::PlacementFixture f(cooled_cluster(), jobs());
+  ASSERT_TRUE(f.hold(1, 0, 4));  // the liquid node is full
+  ASSERT_TRUE(f.hold(2, 4, 2));  // rack 1: 2 busy (2 free)
+  ASSERT_TRUE(f.hold(0, 8, 1));  // rack 2: 1 busy (3 free)
+  policy::CoolOptions o = options();
+  o.activity = 1.0;
+  o.thermal.inlet_rise_c_per_kw = 20;
+  auto cool = policy::make_cool_placement(o);
+  auto pack = policy::make_pack_placement();
+  // 2 GPUs: neither air rack stays under 2.1 kW (1460 + 4 × 360 and 1460 + 3 × 360 both exceed it).
+  EXPECT_EQ(f.nodes_of(f.place(*pack, 3)), (std::set<uint32_t>{1}));  // best fit: rack 1 → 4 busy, throttles
+  EXPECT_EQ(f.nodes_of(f.place(*cool, 3)), (std::set<uint32_t>{2}));  // rack 2 → 3 busy, no throttle
+}
+
 TEST(CoolPlacement, HonoursTheZonePowerCap) {
   testing::PlacementFixture f(cooled_cluster(1.46), jobs());  // the liquid zone's idle draw: no room
   auto cool = policy::make_cool_placement(options());

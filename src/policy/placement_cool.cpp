@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "models/param_check.h"
 #include "policy/duration_estimate.h"
@@ -74,8 +75,14 @@ class CoolPlacement final : public Placement {
     power_.build(s, o_);
     const bool hot = estimator_.estimate(job, s.view()) >= o_.long_job;
     std::optional<std::vector<GpuId>> out = one_node(job, s, hot);
-    if (!out && !fits_one_node(job, s.view())) {
-      out = across_racks(job, s, hot);  // a gang that fits a node is not split to spare a rack
+    if (out) {
+      return out;
+    }
+    if (fits_one_node(job, s.view())) {
+      // A gang that fits a node is not split to spare a rack: the node that costs the least clock.
+      out = least_loss_node(job, s, hot);
+    } else {
+      out = across_racks(job, s, hot);
     }
     return out ? out : pack_->place(job, s);
   }
@@ -120,20 +127,22 @@ class CoolPlacement final : public Placement {
     return hot && c.zone_of(n).cooling == CoolingKind::kAir;
   }
 
-  // Best fit among the nodes whose rack and zone take the whole gang within their limits.
-  std::optional<std::vector<GpuId>> one_node(const JobSpec& job, const Scratch& s, bool hot) {
+  // The node that takes the whole gang with the smallest key(node id, node, free GPUs); a key of
+  // nullopt rules the node out.
+  template <typename KeyOf>
+  std::optional<std::vector<GpuId>> best_node(const JobSpec& job, const Scratch& s, KeyOf key_of) {
     const auto& view = s.view();
     const Cluster& c = view.cluster();
     std::optional<NodeId> best;
-    std::pair<bool, uint32_t> best_key{true, kUnlimited};
+    decltype(key_of(NodeId(0), c.nodes[0], 0u)) best_key;
     for (uint32_t i = 0; i < c.nodes.size(); ++i) {
       const Node& n = c.nodes[i];
       const uint32_t f = s.node_free(NodeId(i));
       if (f < job.gpus || !types_.allows(job, n, view)) {
         continue;
       }
-      const std::pair<bool, uint32_t> key{off_zone(c, n, hot), f};
-      if (key < best_key && rack_room(c, n.rack, c.catalog.at(*n.gpu_type)) >= job.gpus) {
+      auto key = key_of(NodeId(i), n, f);
+      if (key && (!best_key || *key < *best_key)) {
         best = NodeId(i);
         best_key = key;
       }
@@ -144,6 +153,57 @@ class CoolPlacement final : public Placement {
     std::vector<GpuId> out;
     s.take_free_on_node(*best, job.gpus, out);
     return out;
+  }
+
+  // Best fit among the nodes whose rack and zone take the whole gang within their limits.
+  std::optional<std::vector<GpuId>> one_node(const JobSpec& job, const Scratch& s, bool hot) {
+    const Cluster& c = s.view().cluster();
+    return best_node(job, s, [&](NodeId, const Node& n, uint32_t free) -> std::optional<std::pair<bool, uint32_t>> {
+      if (rack_room(c, n.rack, c.catalog.at(*n.gpu_type)) < job.gpus) {
+        return std::nullopt;
+      }
+      return std::pair<bool, uint32_t>{off_zone(c, n, hot), free};
+    });
+  }
+
+  // Clock a rack's busy GPUs lose, summed (GPU-equivalents), with `busy` of them busy and the
+  // rack drawing `rack_w`: a rack over its air-cooling limit raises its own inlet, and every busy
+  // GPU in it settles at the clock that inlet allows (models/thermal.h).
+  double rack_loss(const Cluster& c, RackId r, const GpuType& t, uint32_t busy, double rack_w) const {
+    if (busy == 0 || !models::validate_for_power(t).is_ok()) {
+      return 0;
+    }
+    const Rack& rack = c.racks[r.value()];
+    const Zone& zone = c.zones[rack.zone.value()];
+    const double inlet = models::rack_inlet_c(zone, rack, rack_w / 1000, o_.thermal);
+    const models::Rc rc = models::rc_for(t, zone.cooling, o_.thermal);
+    const double clock = models::throttle_state(t, o_.activity, inlet, rc, o_.power, o_.thermal).clock;
+    return busy * (1 - clock);
+  }
+
+  // When no rack takes the job within its limits: the node whose rack loses the least clock by
+  // taking it — a rack already past its cooling limit before a rack that would be tipped over,
+  // so that fewer GPUs throttle — then hot jobs off air, then best fit.
+  std::optional<std::vector<GpuId>> least_loss_node(const JobSpec& job, const Scratch& s, bool hot) {
+    const auto& view = s.view();
+    const Cluster& c = view.cluster();
+    using Key = std::tuple<double, bool, uint32_t>;
+    return best_node(job, s, [&](NodeId, const Node& n, uint32_t free) -> std::optional<Key> {
+      const GpuType& t = c.catalog.at(*n.gpu_type);
+      const uint32_t busy = rack_gpus(view, n.rack) - s.rack_free(n.rack);
+      const double w = power_.rack_w(n.rack);
+      const double after = rack_loss(c, n.rack, t, busy + job.gpus, w + job.gpus * PowerEstimate::delta_w(t, o_));
+      const double loss = after - rack_loss(c, n.rack, t, busy, w);
+      return Key{std::round(loss * 1e6) / 1e6, off_zone(c, n, hot), free};
+    });
+  }
+
+  static uint32_t rack_gpus(const state::ClusterView& view, RackId r) {
+    uint32_t total = 0;
+    for (NodeId n : view.state().nodes_of_rack(r)) {
+      total += view.cluster().nodes[n.value()].gpu_count;
+    }
+    return total;
   }
 
   // A gang larger than any fitting node: racks in preference order (then most room first), each

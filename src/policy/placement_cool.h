@@ -3,8 +3,9 @@
 // allocations in the view (models/power.h), steers long jobs — the ones that heat a rack for
 // hours — to liquid- or immersion-cooled zones, keeps air racks under their cooling limit, racks
 // under their power limit and zones under their power cap, and skips zones whose inlet alone
-// would throttle a busy GPU (models/thermal.h). When no placement meets all of that it falls back
-// to `pack` (best fit) rather than leaving the job waiting.
+// would throttle a busy GPU (models/thermal.h). When no placement meets all of that it takes the
+// node whose rack loses the least clock (a gang larger than a node: `pack`, best fit) rather than
+// leaving the job waiting.
 
 #include <memory>
 
