@@ -261,7 +261,11 @@ int run_experiment(ExperimentArgs& ea) {
   return kExitOk;
 }
 
-int print_summary(const std::string& path, bool markdown) {
+int print_summary(std::string path, bool markdown) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    path = (std::filesystem::path(path) / "results.json").string();  // the --out of `experiment run`
+  }
   std::ifstream is(path);
   if (!is) {
     return report_error(invalid_argument("cannot read " + path + "; give the results.json that "
@@ -292,7 +296,8 @@ void add_experiment_commands(CLI::App& app, Runner& runner) {
   run->callback([&runner, a] { runner.action = [a] { return run_experiment(*a); }; });
   auto results = std::make_shared<std::pair<std::string, bool>>();
   auto* summary = experiment->add_subcommand("summary", "Print an experiment's results.json as a table");
-  summary->add_option("results", results->first, "results.json written by `boreas experiment run`")->required();
+  summary->add_option("results", results->first,
+                      "results.json written by `boreas experiment run`, or the --out directory that holds it")->required();
   summary->add_flag("--markdown", results->second, "Markdown tables with every report metric");
   summary->callback(
       [&runner, results] { runner.action = [results] { return print_summary(results->first, results->second); }; });

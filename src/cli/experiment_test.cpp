@@ -111,6 +111,15 @@ TEST(ExperimentRun, WritesResultsWithEveryArmLoadAndSeed) {
   ASSERT_EQ(boreas(cmd + out.string() + "/b --threads 1").rc, 0);
   const auto again = nlohmann::json::parse(slurp(out / "b" / "results.json"));
   EXPECT_EQ(results["arms"].dump(), again["arms"].dump());
+  // `experiment summary` reads the results.json, or the --out directory that holds it.
+  const Outcome by_file = boreas("experiment summary " + (out / "a" / "results.json").string());
+  const Outcome by_dir = boreas("experiment summary " + (out / "a").string());
+  EXPECT_EQ(by_file.rc, 0) << by_file.out;
+  EXPECT_NE(by_file.out.find("las"), std::string::npos) << by_file.out;
+  EXPECT_EQ(by_dir.out, by_file.out);
+  const Outcome empty = boreas("experiment summary " + out.string());  // holds a/ and b/, no results.json
+  EXPECT_EQ(empty.rc, 1);
+  EXPECT_NE(empty.out.find("cannot read " + (out / "results.json").string()), std::string::npos) << empty.out;
 }
 
 }  // namespace
