@@ -3,6 +3,9 @@
 # install time (cmake/InstallGenerated.cmake), the systemd unit and its single-account drop-in.
 # The GPU catalog (data/gpus.yaml) is compiled into the binary, so no data file is installed.
 include(GNUInstallDirs)
+if(NOT TARGET boreas)
+  return()  # a tree without src/cli has nothing to install
+endif()
 
 install(TARGETS boreas RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(CODE "set(BOREAS_BINARY \"$<TARGET_FILE:boreas>\")

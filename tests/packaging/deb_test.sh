@@ -44,6 +44,9 @@ fi
 
 # The man page: groff reports no warning, and the rendered page documents the daemon's flags.
 PAGE=$ROOT/usr/share/man/man1/boreas.1
+# Raw roff: ASCII only (troff reads bytes as Latin-1) and options with \- (a copyable minus).
+LC_ALL=C grep -n '[^[:print:][:space:]]' "$PAGE" && fail "boreas.1 has non-ASCII bytes (lines above); boreas man must write them as \\[uXXXX]"
+grep -qF -- '\-\-data\-dir' "$PAGE" || fail "boreas.1 does not write --data-dir as \\-\\-data\\-dir"
 warnings=$(groff -man -Tutf8 -ww -z "$PAGE" 2>&1) || fail "groff failed on boreas.1: $warnings"
 [ -z "$warnings" ] || fail "groff warns on boreas.1: $warnings"
 if command -v man >/dev/null; then
