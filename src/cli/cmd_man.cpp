@@ -121,7 +121,8 @@ void write_options(std::ostream& out, const CLI::App& app) {
 std::string usage(const CLI::App& app, const std::string& path) {
   std::string text = path;
   for (const CLI::Option* opt : app.get_options([](const CLI::Option* o) { return o->get_positional(); })) {
-    text += " " + opt->get_name(true) + (opt->get_required() ? "" : "?");
+    const std::string name = opt->get_name(true);
+    text += opt->get_required() ? " " + name : " [" + name + "]";
   }
   return text;
 }
@@ -145,8 +146,8 @@ void write_page(std::ostream& out, const CLI::App& root) {
       << ".SH SYNOPSIS\n.B boreas\n.I COMMAND\n.RI [ OPTIONS ]\n"
       << ".SH DESCRIPTION\nOne binary: the digital twin (\\fBsim\\fR, \\fBexperiment\\fR, \\fBreport\\fR,\n"
       << "\\fBtrace\\fR), the live daemon (\\fBserve\\fR) and its clients. Each command below lists its\n"
-      << "options; \\fBboreas\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR prints the same. A positional\n"
-      << "argument marked \\fB?\\fR is optional.\n"
+      << "options; \\fBboreas\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR prints the same; a positional\n"
+      << "argument in brackets is optional.\n"
       << ".SH COMMANDS\n";
   for (const CLI::App* sub : root.get_subcommands([](const CLI::App* s) { return visible(s); })) {
     write_command(out, *sub, "boreas " + sub->get_name());
