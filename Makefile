@@ -4,11 +4,12 @@ SANITIZE_DIR   ?= build-sanitize
 BENCH_DIR      ?= build-bench
 BUILD_TYPE     ?= RelWithDebInfo
 BOREAS_WERROR  ?= OFF
+PREFIX         ?= /usr/local
 JOBS           ?= $(shell nproc)
 
 CMAKE_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DBOREAS_WERROR=$(BOREAS_WERROR)
 
-.PHONY: deps build test demo bench sanitize format clean
+.PHONY: deps build test demo bench sanitize format clean install deb
 
 deps:
 	@scripts/install-deps.sh
@@ -35,6 +36,14 @@ bench: deps
 	@cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DBOREAS_BENCH=ON >/dev/null
 	@cmake --build $(BENCH_DIR) -j $(JOBS)
 	@scripts/bench.sh $(BENCH_DIR)
+
+# bin/boreas, the man page, completions and the systemd unit under $(PREFIX) (DESTDIR honoured).
+install: build
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# The Debian package (CPack): $(BUILD_DIR)/boreas_VERSION_ARCH.deb; docs/live.md, "Installing".
+deb: build
+	@cd $(BUILD_DIR) && cpack -G DEB
 
 format:
 	@find src tests bench fuzz -name '*.h' -o -name '*.cpp' 2>/dev/null | xargs clang-format -i
