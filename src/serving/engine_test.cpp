@@ -137,6 +137,28 @@ TEST(EngineTest, RoundRobinSpreadsRequests) {
   EXPECT_NEAR(e2e(t, r, 1), 2.019, kTol);
 }
 
+// Prefix-aware routing: request 0 (blocks 1, 2) goes to replica 0 (both empty, lowest index);
+// request 1 (blocks 7, 8) to the shorter queue, replica 1; request 2 (blocks 7, 9) shares block 7
+// with replica 1's cache and goes there although both queues are equal. With an unbounded cache
+// per replica, 1 of request 2's 2 blocks is a hit: 512 of the 3 x 1,024 prompt tokens.
+TEST(EngineTest, PrefixRouterFollowsTheCachedPrefix) {
+  ServiceSpec s = test_service();
+  s.router = RouterKind::kPrefix;
+  s.autoscaler.min_replicas = s.autoscaler.max_replicas = s.autoscaler.initial_replicas = 2;
+  RequestTrace t = trace_of({{.arrival_us = 0, .input_tokens = 1024, .output_tokens = 1, .first_block = 0, .block_count = 2},
+                             {.arrival_us = 0, .input_tokens = 1024, .output_tokens = 1, .first_block = 2, .block_count = 2},
+                             {.arrival_us = 0, .input_tokens = 1024, .output_tokens = 1, .first_block = 4, .block_count = 2}});
+  t.block_tokens = 512;
+  t.blocks = {1, 2, 7, 8, 7, 9};
+  auto r = simulate(t, s, Placement{test_gpu(), 8}, SimOptions{.prefix_cache_tokens = PrefixCache::kUnbounded});
+  ASSERT_TRUE(r.is_ok()) << r.status().message();
+  EXPECT_EQ(r->prefix.hit_tokens, 512);
+  EXPECT_EQ(r->prefix.prompt_tokens, 3 * 1024);
+  // Replica 1 runs request 1 (10.24 s of compute + 0.019) then request 2's 512 uncached tokens
+  // (5.12 s + 0.019): request 2 ends at 15.398 s, plus 44 us of attention FLOPs at these lengths.
+  EXPECT_NEAR(e2e(t, *r, 2), 10.259 + 5.139, 1e-4);
+}
+
 // Window 10 ms, batch = 2 ms + 1 ms per request. Arrivals at 0, 3, 5 ms go out at 10 ms together
 // and end at 15 ms; the one at 20 ms waits its own window (30 ms) and ends at 33 ms.
 TEST(EngineTest, DynamicBatchingWaitsOneWindow) {

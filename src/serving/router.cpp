@@ -23,11 +23,14 @@ size_t Router::pick(std::span<const size_t> candidates, std::span<const Replica*
     case RouterKind::kPrefix:
       break;
   }
-  // Longest cached prefix wins; among equals (e.g. no hit anywhere) the shortest queue.
+  // Longest cached prefix wins among replicas whose queue is within kPrefixLoadSlack of the
+  // shortest; among equals (e.g. no hit anywhere) the shortest queue. Without the guard every
+  // request sharing a popular first block piles onto one replica.
   size_t best = shortest(candidates, replicas);
+  const size_t limit = replicas[best]->inflight() + kPrefixLoadSlack;
   size_t best_hit = 0;
   for (const size_t c : candidates) {
-    const PrefixCache* cache = replicas[c]->prefix_cache();
+    const PrefixCache* cache = replicas[c]->inflight() > limit ? nullptr : replicas[c]->prefix_cache();
     const size_t hit = cache == nullptr ? 0 : cache->peek(blocks);
     if (hit > best_hit) {
       best = c;

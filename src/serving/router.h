@@ -10,6 +10,11 @@
 
 namespace boreas::serving {
 
+// The prefix-aware router's load guard: a replica with more than this many requests above the
+// shortest queue is not chosen for its cache (SGLang's cache-aware router has the same kind of
+// balance threshold).
+inline constexpr size_t kPrefixLoadSlack = 8;
+
 class Router {
  public:
   explicit Router(RouterKind kind) : kind_(kind) {}
