@@ -63,8 +63,9 @@ TEST(EngineTest, OneRequestPrefillThenDecode) {
   const ServingRun r = run(t, test_service());
   EXPECT_NEAR(ttft(t, r, 0), 2.019, kTol);
   EXPECT_NEAR(e2e(t, r, 0), 2.019 + 2 * 1.019, kTol);
-  ASSERT_EQ(r.tbt_s.size(), 2u);
-  EXPECT_NEAR(r.tbt_s[0], 1.019, kTol);
+  ASSERT_EQ(r.tbt.size(), 2u);  // two iterations, one gap each
+  EXPECT_NEAR(r.tbt[0].seconds, 1.019, kTol);
+  EXPECT_EQ(r.tbt[0].count, 1);
   const Summary s = summarize(t, test_service(), test_gpu(), r);
   EXPECT_NEAR(s.tbt_p99_s, 1.019, kTol);
   EXPECT_NEAR(s.gpu_hours, 4.057 / 3600, 1e-8);  // one GPU from 0 to the last token
@@ -249,6 +250,22 @@ TEST(EngineTest, RunsRepeatExactly) {
     EXPECT_GE(a.outcomes[i].first_token_us, reqs[i].arrival_us);
     EXPECT_GE(a.outcomes[i].done_us, a.outcomes[i].first_token_us);
   }
+}
+
+}  // namespace
+}  // namespace boreas::serving
+
+namespace boreas::serving {
+namespace {
+
+// Nine gaps of 1 s and one of 5 s: the median and p90 are 1 s, p99 (rank 10 of 10) is 5 s.
+TEST(SummaryTest, WeightedPercentilesCountEveryGap) {
+  std::vector<GapSample> gaps = {{5.0, 1}, {1.0, 9}};
+  EXPECT_EQ(percentile(gaps, 0.5), 1.0);
+  EXPECT_EQ(percentile(gaps, 0.9), 1.0);
+  EXPECT_EQ(percentile(gaps, 0.99), 5.0);
+  std::vector<GapSample> none;
+  EXPECT_EQ(percentile(none, 0.5), 0.0);
 }
 
 }  // namespace

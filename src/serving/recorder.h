@@ -9,6 +9,12 @@
 
 namespace boreas::serving {
 
+// `count` token gaps of `seconds` each (one iteration gives every decoding request the same gap).
+struct GapSample {
+  double seconds = 0;
+  int64_t count = 0;
+};
+
 struct Outcome {
   int64_t first_token_us = -1;  // absolute; -1 until the first token
   int64_t done_us = -1;         // absolute; -1 until the last token
@@ -19,14 +25,18 @@ struct Recorder {
 
   const RequestTrace& trace;
   std::vector<Outcome> outcomes;  // by request index
-  std::vector<float> tbt_s;       // every gap between two tokens of a request
+  std::vector<GapSample> tbt;     // gaps between two tokens of a request, with how many had that gap
   PrefixStats prefix;
   int64_t last_done_us = 0;
   double e2e_sum_s = 0;  // over finished requests (the predictive autoscaler's latency)
   int64_t finished = 0;
 
   void first_token(uint32_t req, int64_t now) { outcomes[req].first_token_us = now; }
-  void token_gap(int64_t gap_us) { tbt_s.push_back(static_cast<float>(static_cast<double>(gap_us) / 1e6)); }
+  void token_gaps(int64_t gap_us, int64_t count) {
+    if (count > 0) {
+      tbt.push_back({static_cast<double>(gap_us) / 1e6, count});
+    }
+  }
   void done(uint32_t req, int64_t now) {
     outcomes[req].done_us = now;
     last_done_us = now > last_done_us ? now : last_done_us;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <queue>
 #include <vector>
 
 #include "serving/cost_model.h"
@@ -40,24 +41,32 @@ class ContinuousReplica final : public Replica {
                     int64_t prefix_cache_tokens, int32_t block_tokens);
   void enqueue(uint32_t req, int64_t now_us) override;
   int64_t poll(int64_t now_us, Recorder& rec) override;
-  size_t inflight() const override { return waiting_.size() + running_.size(); }
+  size_t inflight() const override { return waiting_.size() + prefilling_.size() + decoding_.size(); }
   const PrefixCache* prefix_cache() const override { return &cache_; }
 
  private:
-  struct Seq {
+  // A request whose prompt is not fully computed yet.
+  struct Prefill {
     uint32_t req = 0;
-    int32_t prefill_left = 0;
-    int32_t prefill_done = 0;
-    int32_t generated = 0;
+    int32_t left = 0;     // prompt tokens still to compute
+    int32_t done = 0;     // prompt tokens computed or cached
     int32_t planned = 0;  // tokens in the current iteration
-    int64_t last_token_us = 0;
-    int64_t kv_tokens = 0;
+  };
+  // A request producing tokens: every iteration gives it one (the budget is >= max_batch), so it
+  // ends with the iteration numbered `last_iteration`; the heap's top ends first.
+  struct Decode {
+    int64_t last_iteration = 0;
+    uint32_t req = 0;
+    bool operator>(const Decode& o) const {
+      return last_iteration != o.last_iteration ? last_iteration > o.last_iteration : req > o.req;
+    }
   };
 
   void admit(Recorder& rec);
-  int64_t start_iteration(Recorder& rec);
+  int64_t start_iteration();
   void finish_iteration(int64_t now_us, Recorder& rec);
-  bool advance(Seq& s, int64_t now_us, Recorder& rec);
+  void finish_prefills(int64_t now_us, Recorder& rec);
+  void release(uint32_t req, int64_t now_us, Recorder& rec);
 
   const CostModel& cost_;
   BatchingSpec spec_;
@@ -66,8 +75,13 @@ class ContinuousReplica final : public Replica {
   PrefixCache cache_;
   bool caching_;
   std::deque<uint32_t> waiting_;
-  std::vector<Seq> running_;
+  std::vector<Prefill> prefilling_;
+  std::priority_queue<Decode, std::vector<Decode>, std::greater<>> decoding_;
+  int64_t decode_context_ = 0;  // sum over decoding requests of prompt + tokens generated so far
+  int64_t iteration_ = 0;       // iterations finished
   int64_t iteration_end_ = kIdle;
+  int64_t iteration_us_ = 0;
+  int64_t decodes_planned_ = 0;
 };
 
 // Fixed-window dynamic batching as Triton's dynamic batcher does: the oldest queued request waits at

@@ -256,7 +256,7 @@ ServingRun Engine::finish() {
     run.busy_gpu_seconds += s.replica->busy_s() * service_.tp;
   }
   run.outcomes = std::move(rec_.outcomes);
-  run.tbt_s = std::move(rec_.tbt_s);
+  run.tbt = std::move(rec_.tbt);
   run.prefix = rec_.prefix;
   run.cold_starts = cold_starts_;
   run.cold_start_s = static_cast<double>(cold_start_us_) / 1e6;

@@ -21,7 +21,7 @@ struct SimOptions {
 // What the run measured, before percentiles (summary.h turns it into summary.json).
 struct ServingRun {
   std::vector<Outcome> outcomes;
-  std::vector<float> tbt_s;
+  std::vector<GapSample> tbt;
   PrefixStats prefix;
   double replica_seconds = 0;   // from start (cold start included) to stop, over replicas
   double busy_gpu_seconds = 0;  // iteration time x GPUs per replica

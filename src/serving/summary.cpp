@@ -15,6 +15,23 @@ double percentile(std::vector<double>& v, double q) {
   return v[k];
 }
 
+double percentile(std::vector<GapSample>& v, double q) {
+  std::sort(v.begin(), v.end(), [](const GapSample& a, const GapSample& b) { return a.seconds < b.seconds; });
+  int64_t total = 0;
+  for (const auto& g : v) {
+    total += g.count;
+  }
+  const auto rank = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(q * static_cast<double>(total))));
+  int64_t seen = 0;
+  for (const auto& g : v) {
+    seen += g.count;
+    if (seen >= rank) {
+      return g.seconds;
+    }
+  }
+  return 0;
+}
+
 namespace {
 
 void latency_percentiles(const RequestTrace& trace, const ServiceSpec& service, const ServingRun& run, Summary* s) {
@@ -42,20 +59,23 @@ void latency_percentiles(const RequestTrace& trace, const ServiceSpec& service, 
 }
 
 void token_gaps(const ServingRun& run, Summary* s) {
-  std::vector<double> tbt(run.tbt_s.begin(), run.tbt_s.end());
+  std::vector<GapSample> tbt = run.tbt;
   s->tbt_p50_s = percentile(tbt, 0.5);
   s->tbt_p90_s = percentile(tbt, 0.9);
-  s->tbt_p99_s = percentile(tbt, 0.99);
-  if (tbt.empty()) {
-    return;
+  s->tbt_p99_s = percentile(tbt, 0.99);  // tbt is sorted from here on
+  int64_t total = 0;
+  for (const auto& g : tbt) {
+    total += g.count;
   }
-  const size_t top = std::max<size_t>(1, tbt.size() / 10);
-  std::nth_element(tbt.begin(), tbt.end() - static_cast<std::ptrdiff_t>(top), tbt.end());
+  const int64_t top = std::max<int64_t>(1, total / 10);
+  int64_t taken = 0;
   double sum = 0;
-  for (auto it = tbt.end() - static_cast<std::ptrdiff_t>(top); it != tbt.end(); ++it) {
-    sum += *it;
+  for (auto it = tbt.rbegin(); it != tbt.rend() && taken < top; ++it) {
+    const int64_t n = std::min(it->count, top - taken);
+    sum += it->seconds * static_cast<double>(n);
+    taken += n;
   }
-  s->tbt_top10_mean_s = sum / static_cast<double>(top);
+  s->tbt_top10_mean_s = taken == 0 ? 0 : sum / static_cast<double>(taken);
 }
 
 }  // namespace

@@ -27,6 +27,8 @@ Summary summarize(const RequestTrace& trace, const ServiceSpec& service, const G
 
 // Nearest-rank percentile (q in [0,1]) of `v`, reordering it; 0 for an empty vector.
 double percentile(std::vector<double>& v, double q);
+// The same over weighted samples (each value counted `count` times), sorting them.
+double percentile(std::vector<GapSample>& v, double q);
 
 nlohmann::json summary_json(const Summary& s, const ServingRun& run, const ServiceSpec& service, size_t requests);
 
