@@ -15,7 +15,7 @@
 #include "serving/service_spec.h"
 #include "serving/simulator.h"
 #include "serving/summary.h"
-#include "serving/text_lines.h"
+#include "trace/text.h"
 
 namespace boreas::cli {
 
@@ -34,7 +34,7 @@ Result<int64_t> parse_cache_tokens(const std::string& v) {
   if (v == "inf") {
     return serving::PrefixCache::kUnbounded;
   }
-  const auto n = serving::parse_int(v);
+  const auto n = trace::parse_int(v);
   if (!n || *n < 0) {
     return invalid_argument(fmt::format("--prefix-cache-tokens '{}' is not a token count; give N >= 0 or 'inf'", v));
   }

@@ -3,6 +3,7 @@
 
 #include "serving/request_trace.h"
 #include "serving/text_lines.h"
+#include "trace/text.h"
 
 namespace boreas::serving {
 
@@ -22,19 +23,19 @@ Status parse_row(std::string_view line, const std::string& file, size_t line_no,
   if (f.size() != 3) {
     return row_error(file, line_no, fmt::format("expected 3 fields, found {}", f.size()));
   }
-  const auto t = parse_datetime_us(f[0]);
+  const auto t = trace::parse_datetime(f[0]);
   if (!t) {
     return row_error(file, line_no, fmt::format("TIMESTAMP '{}' is not a date and time", f[0]));
   }
-  const auto in = parse_int(f[1]);
+  const auto in = trace::parse_int(f[1]);
   if (!in || *in < 1 || *in > INT32_MAX) {
     return row_error(file, line_no, fmt::format("ContextTokens '{}' is not a positive integer", f[1]));
   }
-  const auto gen = parse_int(f[2]);
+  const auto gen = trace::parse_int(f[2]);
   if (!gen || *gen < 1 || *gen > INT32_MAX) {
     return row_error(file, line_no, fmt::format("GeneratedTokens '{}' is not a positive integer", f[2]));
   }
-  *abs_us = *t;
+  *abs_us = t->us();
   out->input_tokens = static_cast<int32_t>(*in);
   out->output_tokens = static_cast<int32_t>(*gen);
   return Status::ok();

@@ -6,6 +6,7 @@
 
 #include "serving/request_trace.h"
 #include "serving/text_lines.h"
+#include "trace/text.h"
 
 namespace boreas::serving {
 
@@ -24,7 +25,7 @@ Status row_error(const std::string& file, size_t line, std::string_view what) {
 }
 
 Result<double> number(std::string_view s, std::string_view column, const std::string& file, size_t line) {
-  const auto v = parse_double(s);
+  const auto v = trace::parse_double(s);
   if (!v || *v < 0) {
     return row_error(file, line, fmt::format("{} '{}' is not a non-negative number", column, s));
   }

@@ -160,15 +160,21 @@ TEST(EngineTest, PrefixRouterFollowsTheCachedPrefix) {
   EXPECT_NEAR(e2e(t, *r, 2), 10.259 + 5.139, 1e-4);
 }
 
-// Window 10 ms, batch = 2 ms + 1 ms per request. Arrivals at 0, 3, 5 ms go out at 10 ms together
-// and end at 15 ms; the one at 20 ms waits its own window (30 ms) and ends at 33 ms.
-TEST(EngineTest, DynamicBatchingWaitsOneWindow) {
+// Window 10 ms, batch = 2 ms + 1 ms per request, at most 4 requests.
+ServiceSpec dynamic_service() {
   ServiceSpec s = test_service();
   s.batching.kind = BatchingKind::kDynamic;
   s.batching.window_s = 0.010;
   s.batching.batch_fixed_s = 0.002;
   s.batching.batch_per_item_s = 0.001;
   s.batching.max_batch = 4;
+  return s;
+}
+
+// Window 10 ms, batch = 2 ms + 1 ms per request. Arrivals at 0, 3, 5 ms go out at 10 ms together
+// and end at 15 ms; the one at 20 ms waits its own window (30 ms) and ends at 33 ms.
+TEST(EngineTest, DynamicBatchingWaitsOneWindow) {
+  const ServiceSpec s = dynamic_service();
   const auto t = trace_of({{.arrival_us = 0, .input_tokens = 1, .output_tokens = 1},
                            {.arrival_us = 3000, .input_tokens = 1, .output_tokens = 1},
                            {.arrival_us = 5000, .input_tokens = 1, .output_tokens = 1},
@@ -182,12 +188,7 @@ TEST(EngineTest, DynamicBatchingWaitsOneWindow) {
 
 // A full batch does not wait for the window: four requests at 0 end at 2 + 4 = 6 ms.
 TEST(EngineTest, DynamicBatchingDispatchesAFullBatchAtOnce) {
-  ServiceSpec s = test_service();
-  s.batching.kind = BatchingKind::kDynamic;
-  s.batching.window_s = 0.010;
-  s.batching.batch_fixed_s = 0.002;
-  s.batching.batch_per_item_s = 0.001;
-  s.batching.max_batch = 4;
+  const ServiceSpec s = dynamic_service();
   std::vector<Request> reqs(4, Request{.arrival_us = 0, .input_tokens = 1, .output_tokens = 1});
   const auto t = trace_of(reqs);
   const ServingRun r = run(t, s);
