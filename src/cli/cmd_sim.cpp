@@ -159,6 +159,7 @@ void add_sim_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("--schedule-trace", a->schedule_trace,
                   "also write the schedule as a Chrome trace (Perfetto, chrome://tracing) to FILE.json");
   cmd->callback([&runner, a] { runner.action = [a] { return run_sim(*a); }; });
+  add_sim_serving_command(*cmd, runner);
 }
 
 }  // namespace boreas::cli

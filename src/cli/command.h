@@ -34,5 +34,6 @@ void add_report_commands(CLI::App& app, Runner& runner);
 void add_experiment_commands(CLI::App& app, Runner& runner);
 void add_frag_commands(CLI::App& app, Runner& runner);
 void add_man_command(CLI::App& app, Runner& runner);
+void add_sim_serving_command(CLI::App& sim, Runner& runner);
 
 }  // namespace boreas::cli

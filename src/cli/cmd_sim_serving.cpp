@@ -1,0 +1,143 @@
+// `boreas sim serving`: the request-level serving twin (docs/serving.md). Replays a request trace
+// (Azure LLM inference 2023, Mooncake) against one service spec on a cluster's GPUs and writes
+// DIR/summary.json.
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "config/cluster_spec.h"
+#include "serving/request_trace.h"
+#include "serving/service_spec.h"
+#include "serving/simulator.h"
+#include "serving/summary.h"
+#include "trace/text.h"
+
+namespace boreas::cli {
+
+namespace {
+
+struct ServingArgs {
+  std::string cluster;
+  std::string trace;
+  std::string service;
+  std::string out;
+  std::string prefix_cache_tokens = "0";
+  uint64_t seed = 0;
+};
+
+Result<int64_t> parse_cache_tokens(const std::string& v) {
+  if (v == "inf") {
+    return serving::PrefixCache::kUnbounded;
+  }
+  const auto n = trace::parse_int(v);
+  if (!n || *n < 0) {
+    return invalid_argument(fmt::format("--prefix-cache-tokens '{}' is not a token count; give N >= 0 or 'inf'", v));
+  }
+  return *n;
+}
+
+// The replica's GPU type in the cluster's catalog and how many GPUs of that type the cluster has.
+Result<serving::Placement> placement_for(const Cluster& cluster, const serving::ServiceSpec& service,
+                                         const std::string& cluster_file) {
+  const auto type = cluster.catalog.find(service.gpu);
+  if (!type) {
+    return not_found(fmt::format("service '{}': GPU type '{}' is not in the catalog of {}; known: {}", service.name,
+                                 service.gpu, cluster_file, fmt::join(cluster.catalog.names(), ", ")));
+  }
+  serving::Placement p{cluster.catalog.at(*type), 0};
+  for (const auto& n : cluster.nodes) {
+    p.gpus_available += n.gpu_type == type ? n.gpu_count : 0;
+  }
+  if (p.gpus_available == 0) {
+    return invalid_argument(fmt::format("service '{}': {} has no {} GPUs; pick a replica.gpu the cluster has",
+                                        service.name, cluster_file, p.gpu.name));
+  }
+  return p;
+}
+
+void print_summary(const serving::Summary& s, const serving::ServingRun& run) {
+  std::cout << fmt::format(
+      "requests {}  TTFT p50/p99 {:.3f}/{:.3f} s  TBT p50/p99 {:.4f}/{:.4f} s  E2E p99 {:.2f} s\n"
+      "SLO attainment {:.3f}  goodput {:.2f} req/s  GPU-hours {:.2f}  cost ${:.2f}  energy {:.2f} kWh\n"
+      "replicas max {}  cold starts {}  prefix hit ratio {:.3f}\n",
+      run.outcomes.size(), s.ttft_p50_s, s.ttft_p99_s, s.tbt_p50_s, s.tbt_p99_s, s.e2e_p99_s, s.slo_attainment,
+      s.goodput_rps, s.gpu_hours, s.cost_usd, s.energy_kwh, run.max_replicas, run.cold_starts, run.prefix.ratio());
+}
+
+Status write_summary(const std::string& dir, nlohmann::json j) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string path = dir + "/summary.json";
+  std::ofstream f(path);
+  if (ec || !(f << j.dump(2) << "\n")) {
+    return io_error(fmt::format("{}: cannot write; check that the folder is writable", path));
+  }
+  return Status::ok();
+}
+
+Status run_serving(const ServingArgs& a) {
+  auto cache = parse_cache_tokens(a.prefix_cache_tokens);
+  auto cluster = config::load_cluster_file(a.cluster);
+  auto service = serving::load_service_file(a.service);
+  for (const Status* s : {cache.is_ok() ? nullptr : &cache.status(), cluster.is_ok() ? nullptr : &cluster.status(),
+                          service.is_ok() ? nullptr : &service.status()}) {
+    if (s != nullptr) {
+      return *s;
+    }
+  }
+  auto placement = placement_for(*cluster, *service, a.cluster);
+  auto trace = placement.is_ok() ? serving::read_request_trace(a.trace) : placement.status();
+  if (!trace.is_ok()) {
+    return trace.status();
+  }
+  auto run = serving::simulate(*trace, *service, *placement, {.prefix_cache_tokens = *cache, .seed = a.seed});
+  if (!run.is_ok()) {
+    return run.status();
+  }
+  const serving::Summary s = serving::summarize(*trace, *service, placement->gpu, *run);
+  print_summary(s, *run);
+  if (a.out.empty()) {
+    return Status::ok();
+  }
+  nlohmann::json j = serving::summary_json(s, *run, *service, trace->requests.size());
+  j["trace"] = a.trace;
+  j["cluster"] = a.cluster;
+  j["gpu"] = placement->gpu.name;
+  j["prefix_cache_tokens"] = a.prefix_cache_tokens;
+  j["seed"] = a.seed;
+  BOREAS_RETURN_IF_ERROR(write_summary(a.out, std::move(j)));
+  std::cout << "wrote " << a.out << "/summary.json\n";
+  return Status::ok();
+}
+
+}  // namespace
+
+void add_sim_serving_command(CLI::App& sim, Runner& runner) {
+  auto a = std::make_shared<ServingArgs>();
+  auto* cmd = sim.add_subcommand("serving", "Replay a request trace against a model service (the serving twin)");
+  cmd->add_option("--cluster", a->cluster, "cluster spec YAML (the replicas' GPUs)")->required();
+  cmd->add_option("--trace", a->trace, "request trace: Azure LLM CSV or Mooncake JSONL (.gz ok)")->required();
+  cmd->add_option("--service", a->service, "service spec YAML (examples/services/)")->required();
+  cmd->add_option("--out", a->out, "write DIR/summary.json");
+  cmd->add_option("--prefix-cache-tokens", a->prefix_cache_tokens,
+                  "prefix cache per replica in tokens, or 'inf' (default 0: off)");
+  cmd->add_option("--seed", a->seed, "recorded in summary.json (the engine makes no random choices)");
+  // `sim`'s own options are required and its callback runs after ours: once `serving` is named,
+  // neither applies.
+  cmd->preparse_callback([&sim, &runner, a](size_t) {
+    for (auto* opt : sim.get_options()) {
+      opt->required(false);
+    }
+    sim.callback([&runner, a] { runner.action = [a] {
+        const Status st = run_serving(*a);
+        return st.is_ok() ? kExitOk : report_error(st);
+      }; });
+  });
+}
+
+}  // namespace boreas::cli
