@@ -1,6 +1,6 @@
 // Loads a Boreas report in Debian's chromium (headless, via playwright-core) at 1,280 px and
 // checks it: no console errors or page errors, no network requests, every chart drawn with a
-// non-empty SVG, the comparison table with the expected number of rows, nothing wider than the
+// non-empty SVG, the comparison table with the expected number of policies, nothing wider than the
 // page (only the comparison table may scroll, inside its own box), the headline against the
 // baseline, and the per-job drill-down showing a job. Saves a full-page screenshot.
 //   node web/browser-test.mjs REPORT.html EXPECTED_ROWS SCREENSHOT.png PROFILE_DIR [SECTIONS] [JOB_ID]
@@ -97,7 +97,7 @@ try {
       charts,
       expectedCharts: window.boreasReport.charts,
       errors: window.boreasReport.errors,
-      rows: document.querySelectorAll('#comparison-table tbody tr').length,
+      rows: document.querySelectorAll('#comparison-table [data-policy]').length,
       sections: [...document.querySelectorAll('section.card')].map((s) => s.id),
     };
   });

@@ -104,8 +104,8 @@
 
   function comparisonTable() {
     const card = section('compare', 'Policy comparison',
-      'one row per policy; only columns where the policies differ are shown, and in each the best value is ' +
-      'highlighted (lower is better for times, energy, cost, idle GPU-hours, quota violations and fair-share shortfall; ' +
+      'one row per policy (one column per policy when there are many measures); only measures where the policies ' +
+      'differ are shown, and in each the best value is highlighted (lower is better for times, energy, cost, idle GPU-hours, quota violations and fair-share shortfall; ' +
       'higher for utilization). A dash means the run did not record it.');
     const { columns, rows } = data.table;
     const same = [];
@@ -115,17 +115,25 @@
       if (rows.length > 1 && values.every((v) => v === values[0])) same.push(`${c.label} ${values[0]}`);
       else shown.push(i);
     });
-    const head = el('tr', {}, [el('th', {}, ['Policy'])].concat(shown.map((i) => el('th', {}, [columns[i].label]))));
     const best = columns.map((c, i) => bestShown(rows, i, c));
-    const body = rows.map((r, ri) => el('tr', { 'data-policy': r.policy }, [
-      el('td', { class: 'policy' }, [el('span', { class: 'swatch', style: 'background:' +
-        PALETTE[ri % PALETTE.length] }), r.policy]),
-    ].concat(shown.map((i) => {
+    const cell = (r, i) => {
       const text = formatValue(r.values[i], columns[i].format);
       return el('td', best[i] !== null && text === best[i] ? { class: 'best' } : {}, [text]);
-    }))));
-    const table = el('table', { class: 'compare', id: 'comparison-table' },
-      [el('thead', {}, [head]), el('tbody', {}, body)]);
+    };
+    const swatch = (ri) => el('span', { class: 'swatch', style: 'background:' + PALETTE[ri % PALETTE.length] });
+    // Up to WIDE_TABLE columns: one row per policy. More: one row per measure and a column per
+    // policy, so the table fits the page instead of scrolling sideways.
+    const WIDE_TABLE = 9;
+    const table = shown.length <= WIDE_TABLE
+      ? el('table', { class: 'compare', id: 'comparison-table' }, [
+        el('thead', {}, [el('tr', {}, [el('th', {}, ['Policy'])].concat(shown.map((i) => el('th', {}, [columns[i].label]))))]),
+        el('tbody', {}, rows.map((r, ri) => el('tr', { 'data-policy': r.policy },
+          [el('td', { class: 'policy' }, [swatch(ri), r.policy])].concat(shown.map((i) => cell(r, i))))))])
+      : el('table', { class: 'compare transposed', id: 'comparison-table' }, [
+        el('thead', {}, [el('tr', {}, [el('th', {}, ['Measure'])].concat(rows.map((r, ri) =>
+          el('th', { 'data-policy': r.policy, class: 'policy' }, [swatch(ri), r.policy]))))]),
+        el('tbody', {}, shown.map((i) => el('tr', {},
+          [el('th', { class: 'measure' }, [columns[i].label])].concat(rows.map((r) => cell(r, i))))))]);
     card.append(el('div', { class: 'table-scroll' }, [table]));
     if (same.length) {
       card.append(el('p', { class: 'same', id: 'same-columns' }, [el('b', {}, ['Same for every policy: ']), same.join(' · ')]));

@@ -18,6 +18,17 @@ std::optional<double> number(const json& object, const char* key) {
   return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
 }
 
+// 1234567.4 -> "1,234,567".
+std::string thousands(double value) {
+  const std::string digits = fmt::format("{:.0f}", std::fabs(value));
+  std::string out = value <= -0.5 ? "-" : "";
+  for (size_t i = 0; i < digits.size(); ++i) {
+    out += (i > 0 && (digits.size() - i) % 3 == 0) ? "," : "";
+    out += digits[i];
+  }
+  return out;
+}
+
 std::string signed_percent(double fraction) {
   return fmt::format("{}{:.0f}%", fraction < 0 ? "\u2212" : "+", std::fabs(100 * fraction));
 }
@@ -100,8 +111,8 @@ std::optional<json> total_item(const json& base, const json& arm, const char* ke
   if (!b || !a || (*b == 0 && *a == 0)) {
     return std::nullopt;
   }
-  const std::string text = fmt::format("{} {} \u2192 {}{}", label, fmt::format("{:.0f}", *b * scale),
-                                       fmt::format("{:.0f}", *a * scale), unit);
+  const std::string text =
+      fmt::format("{} {} \u2192 {}{}", label, thousands(*b * scale), thousands(*a * scale), unit);
   return item(key, text, *a == *b ? std::nullopt : std::optional<bool>(*a < *b));
 }
 

@@ -92,14 +92,17 @@ std::optional<std::string> idle_note(const PolicyRun& base, const PolicyRun& arm
                      *a, arm.name, *b, base.name);
 }
 
+// Only when makespan utilization fell (the table shows it even when the headline uses the window's).
 std::optional<std::string> same_work_note(const PolicyRun& base, const PolicyRun& arm) {
   const auto b = number(base.summary, "completed_ref_gpu_hours");
   const auto a = number(arm.summary, "completed_ref_gpu_hours");
-  if (!a || !b || *b <= 0 || std::fabs(*a / *b - 1) > 0.001) {
+  const auto bu = number(base.summary, "makespan_utilization");
+  const auto au = number(arm.summary, "makespan_utilization");
+  if (!a || !b || *b <= 0 || std::fabs(*a / *b - 1) > 0.001 || (au && bu && *au >= *bu)) {
     return std::nullopt;
   }
-  return fmt::format("Both completed the same work ({:.0f} GPU-hours), so a longer makespan alone lowers makespan "
-                     "utilization.",
+  return fmt::format("Both completed the same work ({:.0f} GPU-hours), so the longer makespan alone lowers makespan "
+                     "utilization (in the table).",
                      *a);
 }
 
