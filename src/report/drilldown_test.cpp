@@ -9,11 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<PolicyRun> hybrid_runs() {
-  auto runs = read_run_dirs({testing::fixture("hybrid")});
-  EXPECT_TRUE(runs.is_ok()) << runs.status().message();
-  return *runs;
-}
+std::vector<PolicyRun> hybrid_runs() { return testing::fixture_runs("hybrid"); }
 
 TEST(Drilldown, SmallRunsKeepEveryJobAndDefaultToTheLongestWait) {
   const json d = job_drilldown(hybrid_runs(), 0, 5000, {});

@@ -10,11 +10,7 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<PolicyRun> hybrid_runs() {
-  auto runs = read_run_dirs({testing::fixture("hybrid")});
-  EXPECT_TRUE(runs.is_ok()) << runs.status().message();
-  return *runs;
-}
+std::vector<PolicyRun> hybrid_runs() { return testing::fixture_runs("hybrid"); }
 
 std::vector<std::string> texts(const json& items) {
   std::vector<std::string> out;
