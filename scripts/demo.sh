@@ -22,10 +22,10 @@ echo "== boreas sim: the whole $trace on $cluster (one seed, every model on), fo
 "$build/boreas" sim --cluster "$cluster" --trace "$trace" --queues examples/queues/philly-vcs.yaml \
   --production-fraction 0.1 --seed 1 --physics all --placement pack --reference-gpu V100-16G \
   --policy fifo,easy-backfill,las,boreas --out "$out/philly-full" \
-  --report "$out/philly-full/report.html" --schedule-trace "$out/philly-full/schedule.json"
+  --report "$out/philly-full/report.html" --schedule-trace "$out/philly-full/schedule.json.gz"
 echo
 echo "Outputs:"
 echo "  $out/<experiment>/report.html   each experiment's arms with 95% CIs against its baseline"
 echo "  $out/<experiment>/results.json  every metric's mean, CI and per-seed values (docs/experiments.md)"
 echo "  $out/philly-full/report.html     the full-trace replay (self-contained, works offline)"
-echo "  $out/philly-full/schedule.json   open in https://ui.perfetto.dev or chrome://tracing"
+echo "  $out/philly-full/schedule.json.gz open in https://ui.perfetto.dev or chrome://tracing"

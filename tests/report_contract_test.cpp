@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "config/cluster_spec.h"
 #include "report/chrome_trace.h"
@@ -53,7 +54,7 @@ TEST(ReportContract, ReadsEverySimulatorFile) {
   EXPECT_TRUE(html.is_ok()) << html.message();
 }
 
-TEST(ReportContract, TraceHasOneSlicePerRunAndNode) {
+TEST(ReportContract, TraceHasOneSlicePerRunAndNodeAndNoOverlapOnATrack) {
   const auto root = simulate_into_folder();
   auto runs = report::read_run_dirs({root.string()});
   ASSERT_TRUE(runs.is_ok()) << runs.status().message();
@@ -68,14 +69,27 @@ TEST(ReportContract, TraceHasOneSlicePerRunAndNode) {
   std::ifstream in(path);
   const auto trace = nlohmann::json::parse(in);
   size_t slices = 0;
+  size_t second_lanes = 0;  // tracks of a node shared by two runs at once: the run shares nodes
+  std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>> tracks;
   for (const auto& e : trace["traceEvents"]) {
     if (e["ph"] == "X") {
       ++slices;
       EXPECT_GE(e["dur"].get<int64_t>(), 0);
+      const int64_t ts = e["ts"];
+      tracks[{e["pid"], e["tid"]}].emplace_back(ts, ts + e["dur"].get<int64_t>());
+    } else if (e["name"] == "thread_name" && e["args"]["name"].get<std::string>().ends_with(" #2")) {
+      ++second_lanes;
     }
   }
   EXPECT_EQ(slices, expected);
   EXPECT_GT(slices, 1000u);
+  EXPECT_GT(second_lanes, 0u);
+  for (auto& [track, spans] : tracks) {
+    std::sort(spans.begin(), spans.end());
+    for (size_t i = 1; i < spans.size(); ++i) {
+      ASSERT_LE(spans[i - 1].second, spans[i].first) << "pid " << track.first << " tid " << track.second;
+    }
+  }
 }
 
 // The per-queue and per-zone charts draw what a real run with --queues and power physics writes:

@@ -34,12 +34,15 @@
     return Math.max(320, card.clientWidth - 260);
   }
 
-  function draw(card, spec, label) {
+  function draw(card, spec, label, reuse) {
     if (label) {
       card.append(el('p', { class: 'chart-label' }, [label]));
     }
-    const holder = el('div', { class: 'chart' });
-    card.append(holder);
+    const holder = reuse || el('div', { class: 'chart' });
+    if (!reuse) {
+      card.append(holder);
+      status.charts += 1;
+    }
     const full = Object.assign({
       $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
       config: {
@@ -50,11 +53,12 @@
         view: { stroke: null },
       },
     }, spec);
-    status.charts += 1;
-    pending.push(vegaEmbed(holder, full, { actions: false, renderer: 'svg' }).catch((e) => {
+    const done = vegaEmbed(holder, full, { actions: false, renderer: 'svg' }).catch((e) => {
       status.errors.push(String(e));
       console.error('chart failed:', e);
-    }));
+    });
+    pending.push(done);
+    return holder;
   }
 
   // --- formatting ---------------------------------------------------------------------------
@@ -85,28 +89,76 @@
     axis: { tickCount: 12, labelFlush: true } };
 
   // --- sections -----------------------------------------------------------------------------
-  // The best value of a column (every row holding it is highlighted), or null when all tie.
-  function bestValue(rows, col, better) {
+  // Values compare as the reader sees them: 1.4999 and 1.5 both print "1.5" and tie.
+  function shownValues(rows, col, format) {
+    return rows.map((r) => formatValue(r.values[col], format));
+  }
+
+  // The shown value of the best rows of a column, or null when it has no direction or no winner.
+  function bestShown(rows, col, column) {
     const present = rows.map((r) => r.values[col]).filter((v) => v !== null);
-    if (!better || present.length < 2 || present.every((v) => v === present[0])) return null;
-    return better === 'lower' ? Math.min(...present) : Math.max(...present);
+    if (!column.better || present.length < 2) return null;
+    const best = column.better === 'lower' ? Math.min(...present) : Math.max(...present);
+    return formatValue(best, column.format);
   }
 
   function comparisonTable() {
     const card = section('compare', 'Policy comparison',
-      'one row per policy; the best value of each column is highlighted (lower is better for times, ' +
-      'energy, cost, idle GPU-hours and fair-share shortfall; higher for utilization). A dash means the run did not record it.');
+      'one row per policy (one column per policy when there are many measures); only measures where the policies ' +
+      'differ are shown, and in each the best value is highlighted (lower is better for times, energy, cost, idle GPU-hours, quota violations and fair-share shortfall; ' +
+      'higher for utilization). A dash means the run did not record it.');
     const { columns, rows } = data.table;
-    const head = el('tr', {}, [el('th', {}, ['Policy'])].concat(columns.map((c) => el('th', {}, [c.label]))));
-    const best = columns.map((c, i) => bestValue(rows, i, c.better));
-    const body = rows.map((r, ri) => el('tr', { 'data-policy': r.policy }, [
-      el('td', { class: 'policy' }, [el('span', { class: 'swatch', style: 'background:' +
-        PALETTE[ri % PALETTE.length] }), r.policy]),
-    ].concat(columns.map((c, i) => el('td', best[i] !== null && r.values[i] === best[i] ? { class: 'best' } : {},
-      [formatValue(r.values[i], c.format)])))));
-    const table = el('table', { class: 'compare', id: 'comparison-table' },
-      [el('thead', {}, [head]), el('tbody', {}, body)]);
+    const same = [];
+    const shown = [];
+    columns.forEach((c, i) => {
+      const values = shownValues(rows, i, c.format);
+      if (rows.length > 1 && values.every((v) => v === values[0])) same.push(`${c.label} ${values[0]}`);
+      else shown.push(i);
+    });
+    const best = columns.map((c, i) => bestShown(rows, i, c));
+    const cell = (r, i) => {
+      const text = formatValue(r.values[i], columns[i].format);
+      return el('td', best[i] !== null && text === best[i] ? { class: 'best' } : {}, [text]);
+    };
+    const swatch = (ri) => el('span', { class: 'swatch', style: 'background:' + PALETTE[ri % PALETTE.length] });
+    // Up to WIDE_TABLE columns: one row per policy. More: one row per measure and a column per
+    // policy, so the table fits the page instead of scrolling sideways.
+    const WIDE_TABLE = 9;
+    const table = shown.length <= WIDE_TABLE
+      ? el('table', { class: 'compare', id: 'comparison-table' }, [
+        el('thead', {}, [el('tr', {}, [el('th', {}, ['Policy'])].concat(shown.map((i) => el('th', {}, [columns[i].label]))))]),
+        el('tbody', {}, rows.map((r, ri) => el('tr', { 'data-policy': r.policy },
+          [el('td', { class: 'policy' }, [swatch(ri), r.policy])].concat(shown.map((i) => cell(r, i))))))])
+      : el('table', { class: 'compare transposed', id: 'comparison-table' }, [
+        el('thead', {}, [el('tr', {}, [el('th', {}, ['Measure'])].concat(rows.map((r, ri) =>
+          el('th', { 'data-policy': r.policy, class: 'policy' }, [swatch(ri), r.policy]))))]),
+        el('tbody', {}, shown.map((i) => el('tr', {},
+          [el('th', { class: 'measure' }, [columns[i].label])].concat(rows.map((r) => cell(r, i))))))]);
     card.append(el('div', { class: 'table-scroll' }, [table]));
+    if (same.length) {
+      card.append(el('p', { class: 'same', id: 'same-columns' }, [el('b', {}, ['Same for every policy: ']), same.join(' · ')]));
+    }
+  }
+
+  function headline() {
+    const h = data.headline;
+    const card = el('section', { class: 'card headline', id: 'headline' });
+    document.getElementById('report').append(card);
+    if (!h || !h.arms.length) {
+      card.append(el('p', { class: 'how' }, ['One policy only, so there is no baseline to compare with.']));
+      return;
+    }
+    card.append(el('p', { class: 'kicker-dark' }, [`Against the baseline ${h.baseline}`]));
+    h.arms.forEach((arm) => {
+      const line = el('p', { class: 'headline-line', 'data-policy': arm.policy }, [el('b', {}, [`${arm.policy} vs ${h.baseline}: `])]);
+      arm.items.forEach((item, k) => {
+        if (k) line.append(', ');
+        const cls = item.better === true ? 'better' : item.better === false ? 'worse' : 'same';
+        line.append(el('span', { class: cls }, [item.text]));
+      });
+      card.append(line);
+      arm.notes.forEach((n) => card.append(el('p', { class: 'headline-note' }, [n])));
+    });
   }
 
   function jctCdf() {
@@ -255,11 +307,11 @@
   function byQueue() {
     const card = section('by-queue', 'GPU-hours, cost and energy by queue',
       'bars compare policies within each queue: GPU-hours used (from jobs.csv), and, when the run recorded ' +
-      'them, cost (USD) and energy (kWh). A policy that shifts hours between queues shows here.');
+      'them, cost (USD) and energy (kWh), one chart under the other. A policy that shifts hours between queues shows here.');
     const rows = data.by_queue;
     if (!rows.length) return note(card, 'No jobs in these runs.');
     const bars = (field, title) => ({
-      width: { step: 22 }, height: 200, mark: { type: 'bar' },
+      width: chartWidth(card), height: 180, mark: { type: 'bar' },
       transform: [{ filter: `datum.${field} !== null` }],
       encoding: { x: { field: 'queue', type: 'nominal', title: 'Queue', axis: { labelAngle: -30 } },
         xOffset: { field: 'policy', scale: { domain: policies } },
@@ -273,7 +325,115 @@
     if (!has('cost_usd') || !has('energy_kwh')) {
       note(card, 'Cost and energy per queue appear when summary.json has per-queue cost_usd / energy_kwh.');
     }
-    draw(card, { data: { values: rows }, hconcat: charts });
+    draw(card, { data: { values: rows }, vconcat: charts });
+  }
+
+  // --- per-job drill-down ---------------------------------------------------------------------
+  const JOB = { id: 0, queue: 1, gpus: 2, submit: 3, start: 4, end: 5, wait: 6, preempt: 7, state: 8, reason: 9 };
+  const RUN = { id: 0, run: 1, start: 2, end: 3, nodes: 4, gpus: 5, reason: 6 };
+  const ENDED = { completed: 'completed', preempted: 'preempted', failed: 'killed by a failure', cancelled: 'cancelled',
+    running: 'still running when the run ended' };
+
+  function hoursText(s) {
+    return s === null ? '–' : (s / 3600).toLocaleString('en-US', { maximumFractionDigits: 2 }) + ' h';
+  }
+
+  // One policy's view of a job: its row, its runs, and the events in time order.
+  function jobTimeline(policyData, id) {
+    const S = data.jobs.strings;
+    const row = policyData.jobs.find((j) => j[JOB.id] === id);
+    if (!row) return null;
+    const runs = policyData.runs.filter((r) => r[RUN.id] === id);
+    const events = [[row[JOB.submit], `submitted to queue ${S[row[JOB.queue]] || '(none)'}, ${row[JOB.gpus]} GPUs`]];
+    runs.forEach((r) => {
+      events.push([r[RUN.start], `run ${r[RUN.run]} started on ${S[r[RUN.nodes]].split(';').join(', ')} (${r[RUN.gpus]} GPUs)`]);
+      events.push([r[RUN.end], `run ${r[RUN.run]} ${ENDED[S[r[RUN.reason]]] || S[r[RUN.reason]]}`]);
+    });
+    if (!runs.length) events.push([null, 'never started']);
+    const reason = S[row[JOB.reason]];
+    const why = reason ? `why it waited (the policy's last reason): ${reason}` :
+      row[JOB.wait] > 0 ? 'why it waited: this policy records no reason (the boreas policy explains its waits)' : 'it did not wait';
+    return { row, runs, events, why, state: S[row[JOB.state]] };
+  }
+
+  function jobChartRows(id) {
+    const rows = [];
+    data.jobs.policies.forEach((p) => {
+      const t = jobTimeline(p, id);
+      if (!t) return;
+      rows.push({ policy: p.policy, what: 'waiting', t0: t.row[JOB.submit] / 3600,
+        t1: (t.runs.length ? t.runs[0][RUN.start] : (t.row[JOB.submit] + t.row[JOB.wait])) / 3600 });
+      t.runs.forEach((r) => rows.push({ policy: p.policy, what: 'run ' + r[RUN.run] + ' → ' + data.jobs.strings[r[RUN.reason]],
+        t0: r[RUN.start] / 3600, t1: r[RUN.end] / 3600 }));
+    });
+    return rows;
+  }
+
+  function showJob(card, detail, id) {
+    detail.innerHTML = '';
+    const found = data.jobs.policies.map((p) => [p.policy, jobTimeline(p, id)]).filter(([, t]) => t);
+    if (!found.length) {
+      detail.append(el('p', { class: 'note', id: 'job-missing' }, [`Job ${id} is not in this page. ` +
+        (data.jobs.selection === 'all' ? 'The runs have no job with this id.' :
+          `The page holds the ${data.jobs.shown} jobs that waited longest; rebuild it with \`boreas report --job ${id}\` ` +
+          'to add this one, or read jobs.csv and runs.csv in the run folders.')]));
+      return;
+    }
+    detail.append(el('h3', { id: 'job-title' }, [`Job ${id}`]));
+    if (!card.jobHolder) {
+      card.jobHolder = el('div', { class: 'chart', id: 'job-chart' });
+      status.charts += 1;
+    }
+    detail.append(card.jobHolder);
+    found.forEach(([policy, t]) => {
+      const list = el('ol', { class: 'events' }, t.events.map(([at, what]) =>
+        el('li', {}, [el('span', { class: 'at' }, [hoursText(at)]), what])));
+      detail.append(el('div', { class: 'job-policy', 'data-policy': policy }, [
+        el('h4', {}, [`${policy}: ${t.state}, waited ${duration(t.row[JOB.wait])}, ${t.row[JOB.preempt]} preemption` +
+          (t.row[JOB.preempt] === 1 ? '' : 's')]),
+        list, el('p', { class: 'why' }, [t.why])]));
+    });
+    draw(detail, {
+      width: chartWidth(card), height: Math.max(60, 34 * found.length), data: { values: jobChartRows(id) },
+      mark: { type: 'bar', height: 14 },
+      encoding: {
+        x: { field: 't0', type: 'quantitative', title: 'Time since first submission (h)', scale: { zero: false } },
+        x2: { field: 't1' },
+        y: { field: 'policy', type: 'nominal', title: null, sort: policies },
+        color: { field: 'what', type: 'nominal', title: 'Span' },
+        tooltip: [{ field: 'policy' }, { field: 'what' }, { field: 't0', title: 'from hour', format: ',.2f' },
+          { field: 't1', title: 'to hour', format: ',.2f' }],
+      },
+    }, null, card.jobHolder);
+  }
+
+  function drilldown() {
+    const card = section('job', "One job's timeline",
+      'type a job id: per policy, when it was submitted, each run (start, nodes, how it ended), how long it ' +
+      'waited and the policy\'s last reason for the wait. Times are hours since the first submission.');
+    const jobs = data.jobs;
+    if (!jobs || !jobs.policies.some((p) => p.jobs.length)) {
+      return note(card, 'These runs have no per-job rows (job_id and submit_s in jobs.csv).');
+    }
+    note(card, jobs.selection === 'all' ? `All ${jobs.total.toLocaleString('en-US')} jobs are in this page.` :
+      `This page holds ${jobs.shown.toLocaleString('en-US')} of ${jobs.total.toLocaleString('en-US')} jobs: those that ` +
+      'waited longest under any policy (and any named with `boreas report --job ID`).');
+    const input = el('input', { type: 'search', id: 'job-search', placeholder: 'job id', inputmode: 'numeric',
+      'aria-label': 'job id' });
+    const detail = el('div', { id: 'job-detail' });
+    const button = el('button', { type: 'button' }, ['Show']);
+    card.append(el('div', { class: 'job-form' }, [el('label', { for: 'job-search' }, ['Job id ']), input, button]), detail);
+    const pick = () => {
+      const id = Number(input.value.trim());
+      if (input.value.trim() !== '' && Number.isInteger(id)) showJob(card, detail, id);
+      else detail.replaceChildren(el('p', { class: 'note' }, [`"${input.value}" is not a job id (a whole number).`]));
+    };
+    button.addEventListener('click', pick);
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') pick(); });
+    if (jobs.default_job >= 0) {
+      input.value = String(jobs.default_job);
+      showJob(card, detail, jobs.default_job);
+    }
   }
 
   function header() {
@@ -290,7 +450,7 @@
   }
 
   header();
-  [comparisonTable, jctCdf, clusterLoad, queueShare, zones, heatmap, byQueue].forEach((build) => {
+  [headline, comparisonTable, jctCdf, clusterLoad, queueShare, zones, heatmap, byQueue, drilldown].forEach((build) => {
     try {
       build();
     } catch (e) {
@@ -299,4 +459,6 @@
     }
   });
   status.ready = Promise.all(pending).then(() => { status.done = true; });
+  // Charts drawn later (a job picked in the drill-down) are awaited by settled().
+  status.settled = () => Promise.all(pending).then(() => true);
 })();

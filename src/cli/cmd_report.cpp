@@ -1,4 +1,4 @@
-// `boreas report DIR... -o FILE.html [--title T] [--schedule-trace FILE.json]`
+// `boreas report DIR... -o FILE.html [--title T] [--baseline P] [--job ID]... [--schedule-trace FILE.json[.gz]]`
 #include <iostream>
 #include <memory>
 
@@ -43,7 +43,12 @@ void add_report_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("dirs", args->dirs, "Run folders (one subfolder per policy) or single policy folders")
       ->required();
   cmd->add_option("-o,--output", args->html_out, "Write the self-contained HTML report here");
-  cmd->add_option("--title", args->options.title, "Title of the page");
+  cmd->add_option("--title", args->options.title,
+                  "Title of the page (default: the trace, the cluster and the policies against the baseline)");
+  cmd->add_option("--baseline", args->options.choices.baseline,
+                  "Policy the headline compares the others with (default: fifo if present, else the first)");
+  cmd->add_option("--job", args->options.choices.jobs,
+                  "Job id the per-job drill-down must hold (repeatable; it always holds the longest-waiting jobs)");
   cmd->add_option("--schedule-trace", args->trace_out,
                   "Write the schedule as a Chrome trace (Perfetto, chrome://tracing) here");
   cmd->callback([&runner, args] { runner.action = [args] { return run_report(*args); }; });

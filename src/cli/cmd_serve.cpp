@@ -18,6 +18,7 @@
 #include "cli/sim_placement.h"
 #include "cli/sim_tenancy.h"
 #include "config/cluster_spec.h"
+#include "core/version.h"
 #include "exec_slurm/node_watch.h"
 #include "exec_slurm/slurm_executor.h"
 #include "policy/registry.h"
@@ -301,6 +302,7 @@ int run_serve(const ServeArgs& a) {
     return report_error(executor.status());
   }
   server::MetricsRegistry metrics;
+  server::add_process_metrics(metrics, std::string(version()), std::string(server::build_git_commit()));
   const auto telemetry = start_gpu_telemetry(nvml.get(), metrics, std::max(a.gpu_sample_s, 0.1));
   const Cluster cluster = cfg->cluster;
   server::Controller controller(std::move(*cfg), **store, **executor, metrics);

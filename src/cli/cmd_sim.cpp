@@ -90,7 +90,6 @@ std::vector<Result<sim::RunOutput>> run_all(const SimArgs& a, const policy::Poli
 int write_views(const SimArgs& a) {
   if (!a.report.empty()) {
     report::ReportOptions options;
-    options.title = "Boreas: " + a.trace;
     if (Status st = report::write_html_report({a.out}, a.report, options); !st.is_ok()) {
       return report_error(st);
     }

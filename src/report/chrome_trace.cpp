@@ -5,6 +5,7 @@
 #include <map>
 
 #include "report/io.h"
+#include "report/track_lanes.h"
 
 namespace boreas::report {
 namespace fs = std::filesystem;
@@ -35,19 +36,16 @@ namespace {
 
 std::string quoted(const std::string& text) { return nlohmann::json(text).dump(); }
 
-// Node name -> track id (1-based), in name order so tracks sort the way people read racks.
-std::map<std::string, int64_t> node_tracks(const std::vector<JobRun>& runs) {
-  std::map<std::string, int64_t> tracks;
-  for (const auto& run : runs) {
-    for (const auto& node : run.nodes) {
-      tracks.emplace(node, 0);
-    }
-  }
+// Track ids (1-based) per node lane: nodes in name order, so tracks sort the way people read
+// racks, and a node's lanes next to each other.
+std::vector<int64_t> first_tids(const LanePlan& plan) {
+  std::vector<int64_t> first;
   int64_t next = 1;
-  for (auto& [name, tid] : tracks) {
-    tid = next++;
+  for (const auto& node : plan.nodes) {
+    first.push_back(next);
+    next += node.lanes;
   }
-  return tracks;
+  return first;
 }
 
 // Writes events into the traceEvents array with the commas between them.
@@ -65,17 +63,24 @@ class EventWriter {
   bool first_ = true;
 };
 
-void write_metadata(EventWriter& events, int64_t pid, const PolicySchedule& schedule,
-                    const std::map<std::string, int64_t>& tracks) {
+std::string lane_name(const NodeLanes& node, int64_t lane) {
+  return node.lanes == 1 ? node.node : node.node + " #" + std::to_string(lane + 1);
+}
+
+void write_metadata(EventWriter& events, int64_t pid, const PolicySchedule& schedule, const LanePlan& plan,
+                    const std::vector<int64_t>& first_tid) {
   events.next() << R"({"ph":"M","name":"process_name","pid":)" << pid << R"(,"tid":0,"args":{"name":)"
                 << quoted("policy " + schedule.policy) << "}}";
   events.next() << R"({"ph":"M","name":"process_sort_index","pid":)" << pid
                 << R"(,"tid":0,"args":{"sort_index":)" << pid << "}}";
-  for (const auto& [node, tid] : tracks) {
-    events.next() << R"({"ph":"M","name":"thread_name","pid":)" << pid << R"(,"tid":)" << tid
-                  << R"(,"args":{"name":)" << quoted(node) << "}}";
-    events.next() << R"({"ph":"M","name":"thread_sort_index","pid":)" << pid << R"(,"tid":)" << tid
-                  << R"(,"args":{"sort_index":)" << tid << "}}";
+  for (size_t n = 0; n < plan.nodes.size(); ++n) {
+    for (int64_t lane = 0; lane < plan.nodes[n].lanes; ++lane) {
+      const int64_t tid = first_tid[n] + lane;
+      events.next() << R"({"ph":"M","name":"thread_name","pid":)" << pid << R"(,"tid":)" << tid
+                    << R"(,"args":{"name":)" << quoted(lane_name(plan.nodes[n], lane)) << "}}";
+      events.next() << R"({"ph":"M","name":"thread_sort_index","pid":)" << pid << R"(,"tid":)" << tid
+                    << R"(,"args":{"sort_index":)" << tid << "}}";
+    }
   }
 }
 
@@ -83,8 +88,29 @@ void write_run(std::ostream& out, int64_t pid, int64_t tid, const JobRun& run) {
   out << R"({"ph":"X","name":"job )" << run.job_id << R"(","cat":)" << quoted(run.end_reason)
       << R"(,"pid":)" << pid << R"(,"tid":)" << tid << R"(,"ts":)" << run.start_us << R"(,"dur":)"
       << (run.end_us - run.start_us) << R"(,"args":{"job_id":)" << run.job_id << R"(,"run":)" << run.run
-      << R"(,"gpus":)" << run.gpus << R"(,"nodes":)" << run.nodes.size() << R"(,"end_reason":)"
-      << quoted(run.end_reason) << "}}";
+      << R"(,"gpus":)" << run.gpus << "}}";
+}
+
+// Node name -> index in plan.nodes.
+std::map<std::string, size_t> node_index(const LanePlan& plan) {
+  std::map<std::string, size_t> index;
+  for (size_t n = 0; n < plan.nodes.size(); ++n) {
+    index.emplace(plan.nodes[n].node, n);
+  }
+  return index;
+}
+
+void write_policy(EventWriter& events, int64_t pid, const PolicySchedule& schedule) {
+  const LanePlan plan = plan_lanes(schedule.runs);
+  const auto first_tid = first_tids(plan);
+  const auto index = node_index(plan);
+  write_metadata(events, pid, schedule, plan, first_tid);
+  for (size_t r = 0; r < schedule.runs.size(); ++r) {
+    const JobRun& run = schedule.runs[r];
+    for (size_t k = 0; k < run.nodes.size(); ++k) {
+      write_run(events.next(), pid, first_tid[index.at(run.nodes[k])] + plan.lane[r][k], run);
+    }
+  }
 }
 
 }  // namespace
@@ -93,14 +119,7 @@ void write_chrome_trace(std::ostream& out, const std::vector<PolicySchedule>& sc
   out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   EventWriter events(out);
   for (size_t p = 0; p < schedules.size(); ++p) {
-    const auto pid = static_cast<int64_t>(p + 1);
-    const auto tracks = node_tracks(schedules[p].runs);
-    write_metadata(events, pid, schedules[p], tracks);
-    for (const auto& run : schedules[p].runs) {
-      for (const auto& node : run.nodes) {
-        write_run(events.next(), pid, tracks.at(node), run);
-      }
-    }
+    write_policy(events, static_cast<int64_t>(p + 1), schedules[p]);
   }
   out << "\n]}\n";
 }
@@ -114,7 +133,8 @@ Status write_schedule_trace(const std::vector<std::string>& run_dirs, const std:
   if (!schedules.is_ok()) {
     return schedules.status();
   }
-  return write_text_file(out_path, [&](std::ostream& out) { write_chrome_trace(out, *schedules); });
+  const auto write = [&](std::ostream& out) { write_chrome_trace(out, *schedules); };
+  return out_path.ends_with(".gz") ? write_gzip_file(out_path, write) : write_text_file(out_path, write);
 }
 
 }  // namespace boreas::report

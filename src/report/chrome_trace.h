@@ -1,7 +1,9 @@
 #pragma once
 // The schedule export in the Trace Event Format (docs/formats/schedule-trace.md), for Perfetto or
-// chrome://tracing: one process per policy, one track (thread) per node, one complete event
-// ("ph":"X", ts/dur in µs) per job run on each node it used, and metadata events naming them.
+// chrome://tracing: one process per policy, one track (thread) per node lane (a node shared by
+// runs at once has one lane per concurrent run, so slices on a track never overlap), one complete
+// event ("ph":"X", ts/dur in µs) per job run on each node it used, and metadata events naming them.
+// A path ending in `.gz` is written gzip-compressed (Perfetto opens it as is).
 
 #include <ostream>
 #include <string>

@@ -80,8 +80,11 @@ Status write_html_report(const std::vector<std::string>& run_dirs, const std::st
   if (!runs.is_ok()) {
     return runs.status();
   }
-  const nlohmann::json data = page_data(*runs, options.title, options.limits);
-  return write_text_file(out_path, [&](std::ostream& out) { render_html(out, data); });
+  const auto data = page_data(*runs, options.title, options.limits, options.choices);
+  if (!data.is_ok()) {
+    return data.status();
+  }
+  return write_text_file(out_path, [&](std::ostream& out) { render_html(out, *data); });
 }
 
 }  // namespace boreas::report

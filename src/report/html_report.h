@@ -13,8 +13,9 @@
 namespace boreas::report {
 
 struct ReportOptions {
-  std::string title = "Boreas policy comparison";
+  std::string title;  // empty: built from the runs (trace, cluster, policies vs the baseline)
   PageLimits limits;
+  PageChoices choices;  // baseline policy and job ids for the drill-down
 };
 
 // Fills web/template.html with the style, scripts and `data` (from page_data()).

@@ -5,6 +5,8 @@
 #include <set>
 
 #include "core/version.h"
+#include "report/drilldown.h"
+#include "report/headline.h"
 #include "report/heatmap.h"
 #include "report/series.h"
 
@@ -20,6 +22,7 @@ struct Column {
   const char* better;  // lower, higher, or "" when neither
   bool optional;
   const char* legacy = nullptr;  // the key runs saved before it was renamed wrote instead
+  double scale = 1;              // shown value = recorded value × scale (units people read)
 };
 
 // The comparison table; optional columns appear when any policy's summary has the key.
@@ -42,7 +45,7 @@ constexpr Column kColumns[] = {
     {"throttled_gpu_hours", "Throttled GPU-h", "number", "lower", true},
     {"lost_gpu_hours", "Lost GPU-h", "number", "lower", true},
     {"cost_usd", "Cost (USD)", "money", "lower", true},
-    {"quota_violation_gpu_seconds", "Quota violations (GPU-s)", "number", "lower", true},
+    {"quota_violation_gpu_seconds", "Quota violations (GPU-h)", "number", "lower", true, nullptr, 1.0 / 3600},
     {"fairness_shortfall_gpu_hours", "Fair-share shortfall GPU-h", "number", "lower", true},
 };
 
@@ -53,7 +56,10 @@ json number_or_null(const json& summary, const char* key) {
 
 json column_value(const json& summary, const Column& c) {
   json v = number_or_null(summary, c.key);
-  return v.is_null() && c.legacy ? number_or_null(summary, c.legacy) : v;
+  if (v.is_null() && c.legacy) {
+    v = number_or_null(summary, c.legacy);
+  }
+  return v.is_null() || c.scale == 1 ? v : json(round_significant(v.get<double>() * c.scale, 6));
 }
 
 bool any_has(const std::vector<PolicyRun>& runs, const char* key) {
@@ -213,7 +219,44 @@ json rack_heatmaps(const std::vector<PolicyRun>& runs, const PageLimits& limits)
   return out;
 }
 
-json page_data(const std::vector<PolicyRun>& runs, const std::string& title, const PageLimits& limits) {
+namespace {
+
+// "data/traces/philly-sia/philly.csv.gz" -> "philly".
+std::string trace_stem(std::string path) {
+  path = path.substr(path.find_last_of('/') + 1);
+  for (const char* ext : {".gz", ".csv", ".jsonl", ".json", ".swf", ".txt"}) {
+    if (path.size() > std::string(ext).size() && path.ends_with(ext)) {
+      path.resize(path.size() - std::string(ext).size());
+    }
+  }
+  return path;
+}
+
+}  // namespace
+
+std::string default_title(const std::vector<PolicyRun>& runs, size_t baseline) {
+  if (runs.empty()) {
+    return "Boreas policy comparison";
+  }
+  const std::string trace = trace_stem(string_or_empty(runs[baseline].summary, "trace"));
+  const std::string cluster = string_or_empty(runs[baseline].summary, "cluster");
+  std::string title = trace.empty() ? "Policy comparison" : trace + " trace";
+  if (!cluster.empty()) {
+    title += " on the " + cluster + " cluster";
+  }
+  std::string others;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    others += i == baseline ? "" : (others.empty() ? "" : ", ") + runs[i].name;
+  }
+  return title + ": " + (others.empty() ? runs[baseline].name : others + " vs " + runs[baseline].name);
+}
+
+Result<json> page_data(const std::vector<PolicyRun>& runs, const std::string& title, const PageLimits& limits,
+                       const PageChoices& choices) {
+  auto baseline = pick_baseline(runs, choices.baseline);
+  if (!baseline.is_ok()) {
+    return baseline.status();
+  }
   json policies = json::array();
   for (const auto& run : runs) {
     policies.push_back({{"name", run.name},
@@ -221,17 +264,23 @@ json page_data(const std::vector<PolicyRun>& runs, const std::string& title, con
                         {"cluster", string_or_empty(run.summary, "cluster")},
                         {"trace", string_or_empty(run.summary, "trace")}});
   }
-  return {{"title", title},
-          {"generator", "boreas " + std::string(version())},
-          {"limits", {{"series_points", limits.series_points}, {"cdf_points", limits.cdf_points}}},
-          {"policies", policies},
-          {"table", comparison_table(runs)},
-          {"cdf", jct_cdfs(runs, limits)},
-          {"load", cluster_load(runs, limits)},
-          {"queue_share", keyed_series(runs, "gpus:", "guarantee:", limits)},
-          {"zones", keyed_series(runs, "power_kw:", "temp_c:", limits)},
-          {"heatmap", rack_heatmaps(runs, limits)},
-          {"by_queue", queue_usage(runs)}};
+  return json{{"title", title.empty() ? default_title(runs, *baseline) : title},
+              {"generator", "boreas " + std::string(version())},
+              {"limits", {{"series_points", limits.series_points}, {"cdf_points", limits.cdf_points}}},
+              {"policies", policies},
+              {"headline", headline(runs, *baseline)},
+              {"table", comparison_table(runs)},
+              {"cdf", jct_cdfs(runs, limits)},
+              {"load", cluster_load(runs, limits)},
+              {"queue_share", keyed_series(runs, "gpus:", "guarantee:", limits)},
+              {"zones", keyed_series(runs, "power_kw:", "temp_c:", limits)},
+              {"heatmap", rack_heatmaps(runs, limits)},
+              {"by_queue", queue_usage(runs)},
+              {"jobs", job_drilldown(runs, *baseline, limits.drilldown_jobs, choices.jobs)}};
+}
+
+json page_data(const std::vector<PolicyRun>& runs, const std::string& title, const PageLimits& limits) {
+  return *page_data(runs, title, limits, PageChoices{});
 }
 
 }  // namespace boreas::report

@@ -77,6 +77,11 @@ Result<JobsData> read_jobs(const CsvTable& table) {
     }
     add_queue_gpu_seconds(data, table.cell(r, *queue), *used);
   }
+  auto rows = read_job_rows(table);
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  data.rows = std::move(*rows);
   return data;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/status.h"
 #include "report/csv.h"
+#include "report/job_rows.h"
 
 namespace boreas::report {
 
@@ -20,6 +21,7 @@ struct JobsData {
   int64_t unfinished = 0;  // rows with an empty jct_s
   // GPU-seconds per queue, in order of first appearance.
   std::vector<std::pair<std::string, double>> gpu_seconds_by_queue;
+  std::vector<JobRow> rows;  // every job, in file order (the drill-down and the headline's notes)
 };
 
 // From timeseries.csv: one vector per column, all of the same length as `time_s`.

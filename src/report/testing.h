@@ -6,11 +6,21 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "report/run_data.h"
 
 namespace boreas::report::testing {
 
 inline std::string fixture(const std::string& rel) {
   return std::string(BOREAS_SOURCE_DIR) + "/tests/fixtures/runs/" + rel;
+}
+
+// Every policy of a fixture run folder, read as `boreas report` reads it.
+inline std::vector<PolicyRun> fixture_runs(const std::string& rel) {
+  auto runs = read_run_dirs({fixture(rel)});
+  EXPECT_TRUE(runs.is_ok()) << runs.status().message();
+  return runs.is_ok() ? *runs : std::vector<PolicyRun>{};
 }
 
 // A fresh folder under the build's test output, named after the running test.

@@ -167,6 +167,7 @@ class Controller {
   MetricFamily* jobs_gauge_;
   MetricFamily* gpus_gauge_;
   MetricFamily* queue_gpus_gauge_;
+  MetricFamily* queue_guarantee_gauge_;
   MetricFamily* round_seconds_;
   MetricFamily* submit_seconds_;
 

@@ -481,6 +481,12 @@ void Controller::refresh_metrics() {
     jobs_gauge_->clear();
     gpus_gauge_->clear();
     queue_gpus_gauge_->clear();
+    queue_guarantee_gauge_->clear();
+    for (const QueueSpec& q : config_.queues ? config_.queues->queues : std::vector<QueueSpec>{}) {
+      for (const GpuQuota& quota : q.quotas) {
+        queue_guarantee_gauge_->add({q.name, quota.gpu_type}, quota.guaranteed);
+      }
+    }
     const Cluster& c = config_.cluster;
     for (const LiveJob& j : jobs_) {
       if (j.placeholder) {

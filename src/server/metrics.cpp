@@ -4,7 +4,15 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <limits>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <unistd.h>
 
 namespace boreas::server {
 namespace {
@@ -181,12 +189,114 @@ MetricFamily& MetricsRegistry::add(std::string name, std::string help, MetricTyp
   return *families_.back();
 }
 
+void MetricsRegistry::on_render(std::function<void()> refresh) { refreshers_.push_back(std::move(refresh)); }
+
 std::string MetricsRegistry::render() const {
+  for (const auto& refresh : refreshers_) {
+    refresh();
+  }
   std::string out;
   for (const auto& f : families_) {
     f->render(out);
   }
   return out;
+}
+
+namespace {
+
+// What the process metrics need from /proc/self/stat: fields 14, 15 (utime, stime) and 22
+// (starttime), in clock ticks. The command name (field 2) may hold spaces: fields are counted
+// from the last ')'.
+struct ProcStat {
+  double utime_ticks = 0;
+  double stime_ticks = 0;
+  double start_ticks = 0;
+};
+
+std::optional<ProcStat> read_proc_stat() {
+  std::ifstream in("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) {
+    return std::nullopt;
+  }
+  std::istringstream fields(text.substr(close + 1));
+  std::vector<std::string> f((std::istream_iterator<std::string>(fields)), std::istream_iterator<std::string>());
+  if (f.size() < 20) {  // f[0] is field 3 (state)
+    return std::nullopt;
+  }
+  return ProcStat{std::strtod(f[11].c_str(), nullptr), std::strtod(f[12].c_str(), nullptr),
+                  std::strtod(f[19].c_str(), nullptr)};
+}
+
+// Boot time in seconds since the epoch ("btime" in /proc/stat).
+std::optional<double> boot_time() {
+  std::ifstream in("/proc/stat");
+  std::string key;
+  double value = 0;
+  while (in >> key) {
+    if (key == "btime" && in >> value) {
+      return value;
+    }
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return std::nullopt;
+}
+
+std::optional<double> resident_bytes() {
+  std::ifstream in("/proc/self/statm");
+  double pages_total = 0;
+  double pages_resident = 0;
+  if (!(in >> pages_total >> pages_resident)) {
+    return std::nullopt;
+  }
+  return pages_resident * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+std::optional<double> open_fds() {
+  std::error_code ec;
+  double count = 0;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++count;
+  }
+  return ec ? std::nullopt : std::optional<double>(count);
+}
+
+void set_or_clear(MetricFamily& family, std::optional<double> value) {
+  family.clear();
+  if (value) {
+    family.set({}, *value);
+  }
+}
+
+}  // namespace
+
+#ifndef BOREAS_GIT_COMMIT
+#define BOREAS_GIT_COMMIT "unknown"
+#endif
+
+std::string_view build_git_commit() { return BOREAS_GIT_COMMIT; }
+
+void add_process_metrics(MetricsRegistry& registry, const std::string& version, const std::string& git) {
+  registry.add("boreas_build_info", "Always 1; the labels say which build is running.", MetricType::kGauge,
+               {"version", "git"})
+      .set({version, git}, 1);
+  auto& rss = registry.add("process_resident_memory_bytes", "Resident memory size in bytes.", MetricType::kGauge);
+  auto& cpu = registry.add("process_cpu_seconds_total", "User and system CPU time spent in seconds.",
+                           MetricType::kCounter);
+  auto& fds = registry.add("process_open_fds", "Number of open file descriptors.", MetricType::kGauge);
+  auto& start = registry.add("process_start_time_seconds", "Start time of the process since the Unix epoch in seconds.",
+                             MetricType::kGauge);
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  registry.on_render([&rss, &cpu, &fds, &start, ticks] {
+    const auto stat = read_proc_stat();
+    const auto boot = boot_time();
+    set_or_clear(rss, resident_bytes());
+    set_or_clear(cpu, stat ? std::optional<double>((stat->utime_ticks + stat->stime_ticks) / ticks) : std::nullopt);
+    set_or_clear(fds, open_fds());
+    set_or_clear(start, stat && boot ? std::optional<double>(*boot + stat->start_ticks / ticks) : std::nullopt);
+  });
 }
 
 }  // namespace boreas::server

@@ -4,10 +4,12 @@
 // updated from any thread.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace boreas::server {
@@ -54,11 +56,21 @@ class MetricsRegistry {
   // Names follow the Prometheus rules (counters end in _total); a bad name is a programmer error.
   MetricFamily& add(std::string name, std::string help, MetricType type,
                     std::vector<std::string> label_names = {}, std::vector<double> buckets = {});
+  // `refresh` runs at the start of every render(), to set gauges read at scrape time.
+  void on_render(std::function<void()> refresh);
   std::string render() const;
 
  private:
   std::vector<std::unique_ptr<MetricFamily>> families_;
+  std::vector<std::function<void()>> refreshers_;
 };
+
+// `boreas_build_info{version,git} 1` and the standard process metrics, read from /proc/self on
+// each scrape: process_resident_memory_bytes, process_cpu_seconds_total, process_open_fds,
+// process_start_time_seconds (docs/live.md). Without /proc those series are absent.
+void add_process_metrics(MetricsRegistry& registry, const std::string& version, const std::string& git);
+// The commit this binary was configured from (`git rev-parse --short=12 HEAD`), or "unknown".
+std::string_view build_git_commit();
 
 // Helpers exposed for tests.
 std::string escape_label_value(const std::string& v);

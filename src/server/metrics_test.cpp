@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 
 #include "server/test_util.h"
@@ -79,6 +80,33 @@ TEST(Metrics, PassesPromtoolCheckMetrics) {
   }
   EXPECT_EQ(r->status, 0) << r->output;
   EXPECT_EQ(r->output, "");
+}
+
+// The value of the first sample line that starts with `prefix`, or NaN.
+double sample(const std::string& text, const std::string& prefix) {
+  const size_t at = text.find("\n" + prefix);
+  return at == std::string::npos ? std::nan("") : std::strtod(text.c_str() + text.find(' ', at + 1) + 1, nullptr);
+}
+
+TEST(Metrics, BuildInfoAndProcessMetricsComeFromProcSelf) {
+  MetricsRegistry r;
+  add_process_metrics(r, "0.1.0", "abc123");
+  const std::string text = r.render();
+  EXPECT_NE(text.find("\nboreas_build_info{version=\"0.1.0\",git=\"abc123\"} 1\n"), std::string::npos) << text;
+  EXPECT_GT(sample(text, "process_resident_memory_bytes "), 1e6);  // a test binary holds more than 1 MB
+  EXPECT_GE(sample(text, "process_open_fds "), 3);                  // stdin, stdout, stderr at least
+  EXPECT_GE(sample(text, "process_cpu_seconds_total "), 0);
+  const double start = sample(text, "process_start_time_seconds ");
+  const double now = static_cast<double>(std::time(nullptr));
+  EXPECT_LE(start, now + 1);
+  EXPECT_GT(start, now - 3600);  // this test process started within the hour
+  // Opening files shows on the next scrape.
+  std::ifstream a("/proc/self/stat"), b("/proc/self/statm");
+  EXPECT_GE(sample(r.render(), "process_open_fds "), sample(text, "process_open_fds ") + 2);
+  const auto check = promtool_check(text);
+  if (check) {
+    EXPECT_EQ(check->status, 0) << check->output;
+  }
 }
 
 }  // namespace
