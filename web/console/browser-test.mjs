@@ -111,7 +111,9 @@ async function adminWatchesAJob(context) {
   check(/submitted/.test(history) && /started/.test(history) && /completed \(exit 0\)/.test(history),
     `job history: "${history}"`);
   check(/GPUs \d, \d/.test(await page.textContent('#job-placement')), 'the placement names no two GPUs');
-  check(await page.$('#action-cancel') === null, 'a completed job offers cancel');
+  check(await page.$('#action-cancel') === null && await page.$('#job-ended') !== null,
+    'a completed job offers cancel or does not say it has ended');
+  await page.screenshot({ path: join(SHOTS, 'console-job.png') });
   for (const view of ['queues', 'nodes', 'overview']) {
     await page.click(`#nav-${view}`);
     await page.waitForSelector(`#${view}`, { timeout: TIMEOUT });

@@ -45,6 +45,8 @@ function Logs({ id }) {
   return html`<h3>Log tail</h3><pre class="logs" id="job-logs">${text}</pre>`;
 }
 
+const ENDED = ['completed', 'failed', 'cancelled'];
+
 function Actions({ who, job }) {
   const [confirm, setConfirm] = useState('');
   const [result, setResult] = useState(null);
@@ -58,6 +60,7 @@ function Actions({ who, job }) {
     }
   };
   const verbs = [['cancel', mayCancel(who, job)], ['checkpoint', mayCheckpoint(who, job)]].filter(([, ok]) => ok);
+  if (!verbs.length && ENDED.includes(job.state)) return html`<p class="note" id="job-ended">The job has ended: no actions.</p>`;
   if (!verbs.length) return html`<p class="note" id="job-actions-none">No actions for ${who.name} (${who.role}) on this job.</p>`;
   return html`
     <div class="actions" id="job-actions">
