@@ -88,6 +88,21 @@ const VIEW_CHECKS = {
   },
 };
 
+// The jobs view holds the admin's completed job and bob's running one.
+async function filtersWork(page, adminJob) {
+  const ids = () => page.$$eval('#jobs tbody tr', (trs) => trs.map((tr) => Number(tr.dataset.job)));
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  await page.selectOption('#filter-state', 'completed');
+  check(same(await ids(), [adminJob]), `state=completed shows jobs ${await ids()}`);
+  await page.selectOption('#filter-state', '');
+  await page.fill('#filter-text', 'BOB');
+  check(same(await ids(), [Number(BOB_JOB)]), `search "BOB" shows jobs ${await ids()}`);
+  await page.fill('#filter-text', '');
+  await page.click('#jobs th:nth-child(1) button');  // by id: descending → ascending
+  const ascending = await ids();
+  check(same(ascending, [...ascending].sort((a, b) => a - b)) && ascending.length >= 2, `sorted by id: ${ascending}`);
+}
+
 async function adminWatchesAJob(context) {
   const page = await context.newPage();
   watch(page, []);
@@ -105,6 +120,7 @@ async function adminWatchesAJob(context) {
   await page.waitForSelector(`${row}[data-state="running"]`, { timeout: TIMEOUT });
   await page.screenshot({ path: join(SHOTS, 'console-jobs.png') });
   await page.waitForSelector(`${row}[data-state="completed"]`, { timeout: TIMEOUT });
+  await filtersWork(page, job.body.id);
   await page.click(`${row} td.name a`);
   await page.waitForSelector('#job[data-state="completed"] #job-history', { timeout: TIMEOUT });
   const history = await page.textContent('#job-history');

@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DELIM = 'cx9';
-const CHUNK = 16000;
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -46,15 +45,12 @@ function assets() {
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function literal(text, path) {
+// One raw string literal per file (GCC and Clang take literals far longer than these files).
+function literal({ text, path }) {
   if (text.includes(`)${DELIM}"`)) {
     throw new Error(`${path} contains the raw-string delimiter )${DELIM}"; pick another in embed.mjs`);
   }
-  const chunks = [];
-  for (let i = 0; i < text.length; i += CHUNK) {
-    chunks.push(`    R"${DELIM}(${text.slice(i, i + CHUNK)})${DELIM}"`);
-  }
-  return chunks.length ? chunks.join('\n') : '    ""';
+  return `R"${DELIM}(${text})${DELIM}"`;
 }
 
 const out = process.argv[2];
@@ -71,7 +67,7 @@ const source = [
   '',
   'namespace boreas::server {',
   'namespace {',
-  ...list.map((a, i) => `constexpr char kBody${i}[] =\n${literal(a.text, a.path)};`),
+  ...list.map((a, i) => `constexpr char kBody${i}[] = ${literal(a)};`),
   `constexpr std::array<ConsoleAsset, ${list.length}> kAssets = {{`,
   ...list.map((a, i) => `    {${JSON.stringify(a.path)}, ${JSON.stringify(a.type)}, {kBody${i}, sizeof(kBody${i}) - 1}},`),
   '}};',
