@@ -1,7 +1,7 @@
 // The web console in Debian's chromium (headless, via playwright-core) against a live daemon that
 // tests/console/console_browser.sh started. Checks, in order:
 //   1. GET / without a token shows the login page, and the page makes no API call;
-//   2. a bad token is refused with the daemon's 401 message on the login page;
+//   2. a bad token, pasted or kept from before, is refused with the daemon's 401 message on the login page;
 //   3. an admin logs in, a job submitted through the API appears in the jobs view and finishes;
 //   4. a user sees no cancel action on another user's job, and can cancel its own;
 // with no console errors (CSP violations included) and no request leaving the daemon's origin.
@@ -63,6 +63,11 @@ async function loginPage(context) {
   const error = await page.textContent('#login-error', { timeout: TIMEOUT });
   check(/401/.test(error) && /bearer token/.test(error), `bad token: the error says "${error}"`);
   check(await page.evaluate(() => sessionStorage.getItem('boreas.token')) === null, 'a refused token was kept');
+  // A token kept from before that the daemon now refuses (revoked, expired): back to the login, saying so.
+  await page.evaluate(() => sessionStorage.setItem('boreas.token', 'revoked-token'));
+  await page.reload();
+  const stale = await page.textContent('#login-error', { timeout: TIMEOUT });
+  check(/stored token was refused/.test(stale) && /401/.test(stale), `stale token: the error says "${stale}"`);
   await page.close();
 }
 
