@@ -39,6 +39,8 @@ struct QueueView {
   uint32_t pending = 0;
   uint32_t running = 0;
   uint32_t gpus_in_use = 0;
+  uint32_t guaranteed_gpus = 0;                // its quotas' guarantees, over all GPU types
+  std::optional<uint32_t> borrow_limit_gpus;  // GPUs beyond them it may borrow; none = unlimited
 };
 
 struct NodeView {

@@ -435,12 +435,33 @@ Status Controller::check_allocation(const LiveJob& j) const {
       ": start the daemon with the cluster spec the job started under, or stop its process first");
 }
 
+namespace {
+
+// A queue's name and quota, summed over GPU types; a type without a borrow limit makes it unlimited.
+QueueView quota_view(const QueueSpec& q) {
+  QueueView v;
+  v.name = q.name;
+  uint32_t borrow = 0;
+  bool limited = !q.quotas.empty();
+  for (const GpuQuota& quota : q.quotas) {
+    v.guaranteed_gpus += quota.guaranteed;
+    limited = limited && quota.borrow_limit.has_value();
+    borrow += quota.borrow_limit.value_or(0);
+  }
+  if (limited) {
+    v.borrow_limit_gpus = borrow;
+  }
+  return v;
+}
+
+}  // namespace
+
 std::vector<QueueView> Controller::queues() {
   return call<std::vector<QueueView>>([&] {
     std::map<std::string, QueueView> by_name;
     if (config_.queues) {
       for (const QueueSpec& q : config_.queues->queues) {
-        by_name[q.name].name = q.name;
+        by_name[q.name] = quota_view(q);
       }
     }
     for (const LiveJob& j : jobs_) {

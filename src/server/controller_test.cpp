@@ -190,6 +190,26 @@ class ControllerTest : public ::testing::Test {
   std::unique_ptr<Controller> ctl_;
 };
 
+// GET /v1/queues's guarantee and borrow limit: the spec's quotas; no borrow limit = unlimited.
+TEST_F(ControllerTest, QueuesNameTheirGuaranteeAndBorrowLimit) {
+  use_queues(R"(queues:
+  - {name: capped, quotas: [{gpu: "*", guaranteed: 2, borrow_limit: 1}]}
+  - {name: open, quotas: [{gpu: "*", guaranteed: 1}]}
+  - {name: bare}
+)", 4);
+  const std::vector<QueueView> queues = ctl_->queues();
+  ASSERT_EQ(queues.size(), 3u);
+  EXPECT_EQ(queues[0].name, "bare");  // by name
+  EXPECT_EQ(queues[0].guaranteed_gpus, 0u);
+  EXPECT_EQ(queues[0].borrow_limit_gpus, std::nullopt);
+  EXPECT_EQ(queues[1].name, "capped");
+  EXPECT_EQ(queues[1].guaranteed_gpus, 2u);
+  EXPECT_EQ(queues[1].borrow_limit_gpus, std::optional<uint32_t>(1));
+  EXPECT_EQ(queues[2].name, "open");
+  EXPECT_EQ(queues[2].guaranteed_gpus, 1u);
+  EXPECT_EQ(queues[2].borrow_limit_gpus, std::nullopt);
+}
+
 TEST_F(ControllerTest, RunsAJobOnItsGpusToCompletion) {
   auto j = ctl_->submit("alice", sh("echo $CUDA_VISIBLE_DEVICES > gpus.txt", 3));
   ASSERT_TRUE(j.is_ok()) << j.status().message();

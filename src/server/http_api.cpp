@@ -6,6 +6,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "server/http_console.h"
 #include "server/job_records.h"
 
 namespace boreas::server {
@@ -106,6 +107,7 @@ void ApiServer::add_routes() {
   });
   add_job_routes();
   add_cluster_routes();
+  add_console_routes(*http_);
 }
 
 }  // namespace boreas::server

@@ -169,7 +169,20 @@ TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 13);
+  EXPECT_EQ(checked, 14);
+}
+
+TEST_F(ApiTest, WhoamiNamesTheTokensRoleAndQueues) {
+  auto t = create_token(*store_, {"vera", Role::kViewer, {"research"}}, 0);
+  ASSERT_TRUE(t.is_ok());
+  httplib::Client c("127.0.0.1", port_);
+  auto res = c.Get("/v1/whoami", {{"Authorization", "Bearer " + t->token}});
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  const auto body = nlohmann::json::parse(res->body);
+  EXPECT_EQ(body["name"], "vera");
+  EXPECT_EQ(body["role"], "viewer");
+  EXPECT_EQ(body["queues"], nlohmann::json::array({"research"}));
 }
 
 TEST_F(ApiTest, RequestCounterHelpNamesItsLabels) {

@@ -238,10 +238,24 @@ void ApiServer::add_cluster_routes() {
     }
     json out = json::array();
     for (const QueueView& q : controller_.queues()) {
-      out.push_back({{"name", q.name}, {"pending", q.pending}, {"running", q.running},
-                     {"gpus_in_use", q.gpus_in_use}});
+      json queue = {{"name", q.name}, {"pending", q.pending}, {"running", q.running},
+                    {"gpus_in_use", q.gpus_in_use}, {"guaranteed_gpus", q.guaranteed_gpus}};
+      if (q.borrow_limit_gpus) {
+        queue["borrow_limit_gpus"] = *q.borrow_limit_gpus;
+      }
+      out.push_back(std::move(queue));
     }
     send_json(res, 200, {{"queues", out}});
+  });
+
+  // Who the token is: the console shows only the actions its role may take (the API still decides).
+  http_->Get("/v1/whoami", [this](const httplib::Request& req, httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    if (!ex.allow(Action::kReadCluster, {}, "", "")) {
+      return;
+    }
+    const Principal& p = *ex.who();
+    send_json(res, 200, {{"name", p.name}, {"role", std::string(to_string(p.role))}, {"queues", p.queues}});
   });
 
   http_->Get("/v1/nodes", [this](const httplib::Request& req, httplib::Response& res) {
