@@ -64,6 +64,7 @@ Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
                             " can never fit: the largest such node has " +
                             std::to_string(largest_node(c, req.gpu_type)));
   }
+  BOREAS_RETURN_IF_ERROR(check_dependency_jobs(req));
   priority = 0;
   if (!config_.queues) {
     return without_queue_tree(req);

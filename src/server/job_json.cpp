@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/duration.h"
+#include "server/dependency.h"
 
 namespace boreas::server {
 namespace {
@@ -107,6 +108,12 @@ Status read_time_limit(const json& v, SubmitRequest& r) {
   return Status::ok();
 }
 
+Status read_dependency(const json& j, SubmitRequest& r) {
+  BOREAS_RETURN_IF_ERROR(read_string(j, "dependency", r.dependency));
+  auto parsed = parse_dependency(r.dependency);
+  return parsed.is_ok() ? Status::ok() : field_error("dependency", parsed.status().message());
+}
+
 Status read_number_field(const std::string& key, const json& v, SubmitRequest& r) {
   uint64_t n = 0;
   if (key == "gpus") {
@@ -141,8 +148,11 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecO
   if (key == "restart") {
     return read_restart(v, r);
   }
+  if (key == "dependency") {
+    return read_dependency(v, r);
+  }
   return field_error(key, "unknown field; known fields are command, env, cwd, name, queue, "
-                          "priority_class, gpus, gpu_type, time_limit_s, restart");
+                          "priority_class, gpus, gpu_type, time_limit_s, restart, dependency");
 }
 
 constexpr uint32_t kDefaultRestarts = 3;
@@ -211,6 +221,9 @@ json submit_to_json(const SubmitRequest& r) {
   }
   if (!r.run_as.empty()) {
     j["run_as"] = r.run_as;
+  }
+  if (!r.dependency.empty()) {
+    j["dependency"] = r.dependency;
   }
   return j;
 }
