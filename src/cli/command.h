@@ -33,5 +33,7 @@ void add_sim_commands(CLI::App& app, Runner& runner);
 void add_report_commands(CLI::App& app, Runner& runner);
 void add_experiment_commands(CLI::App& app, Runner& runner);
 void add_frag_commands(CLI::App& app, Runner& runner);
+// `boreas completion bash|zsh`: walks `app` when run, so register it with the rest (completion.cpp).
+void add_completion_command(CLI::App& app, Runner& runner);
 
 }  // namespace boreas::cli

@@ -14,6 +14,7 @@ void add_all_commands(CLI::App& app, Runner& runner) {
   add_report_commands(app, runner);
   add_experiment_commands(app, runner);
   add_frag_commands(app, runner);
+  add_completion_command(app, runner);
 }
 
 }  // namespace boreas::cli
