@@ -267,7 +267,8 @@ void print_running(const json& job) {
   const JobColumn start{"start_time", ""};
   const JobColumn time{"time", ""};
   const auto cells = job_cells(job, {start, time}, now_us());
-  std::cout << "running on " << cell(job, "node") << " (GPUs " << gpu_list(job) << ") since " << cells[0]
+  const std::string gpus = gpu_list(job);
+  std::cout << "running on " << cell(job, "node") << (gpus.empty() ? " (no GPUs)" : " (GPUs " + gpus + ")") << " since " << cells[0]
             << "Z (for " << cells[1] << ")\n";
 }
 
