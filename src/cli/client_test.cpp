@@ -173,3 +173,34 @@ TEST(Completion, BashOffersSubcommandsAndEachCommandsOptions) {
 
 }  // namespace
 }  // namespace boreas::cli
+
+namespace boreas::cli {
+namespace {
+
+TEST(Array, RangesListsAndAThrottle) {
+  auto a = parse_array("0-3,7,9-10%2");
+  ASSERT_TRUE(a.is_ok()) << a.status().message();
+  EXPECT_EQ(a->tasks, (std::vector<uint32_t>{0, 1, 2, 3, 7, 9, 10}));
+  EXPECT_EQ(a->at_once, 2u);
+  EXPECT_EQ(parse_array("5")->tasks, std::vector<uint32_t>{5});
+  EXPECT_EQ(parse_array("5")->at_once, 0u);
+  for (const char* bad : {"", "a", "3-1", "0-9%0", "0-9%", "1,", ",1", "0-1000", "-1", "1-2-3", "0-9%x"}) {
+    auto r = parse_array(bad);
+    ASSERT_FALSE(r.is_ok()) << bad;
+    EXPECT_NE(r.status().message().find("--array"), std::string::npos);
+  }
+}
+
+TEST(Array, TaskBodiesAreNamedAndNumberedAndThrottledByDependency) {
+  const nlohmann::json body = {{"command", {"true"}}, {"name", "sweep"}, {"dependency", "afterok:3"}};
+  const auto first = array_task_body(body, 4, 0);
+  EXPECT_EQ(first["name"], "sweep_4");
+  EXPECT_EQ(first["env"]["SLURM_ARRAY_TASK_ID"], "4");
+  EXPECT_EQ(first["env"]["BOREAS_ARRAY_TASK_ID"], "4");
+  EXPECT_EQ(first["dependency"], "afterok:3");
+  EXPECT_EQ(array_task_body(body, 5, 12)["dependency"], "afterok:3,afterany:12");
+  EXPECT_EQ(array_task_body({{"command", {"true"}}}, 0, 12)["dependency"], "afterany:12");
+}
+
+}  // namespace
+}  // namespace boreas::cli

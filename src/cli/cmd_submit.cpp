@@ -58,18 +58,57 @@ Result<SubmitArgs> with_script(SubmitArgs s) {
   return s;
 }
 
+// A retry after a lost answer or a 5xx sends the same key, so the daemon returns the first job
+// instead of running it twice.
+Result<json> post_job(const ClientArgs& a, const json& body) {
+  const Headers key = {{"Idempotency-Key", random_key()}};
+  return request(a, "POST", "/v1/jobs", body.dump(), key, Retry{5, 250});
+}
+
+// One job per task; with %N, task k waits for task k-N to end. A failed submit stops the loop
+// and says which tasks exist.
+int submit_array(const ClientArgs& a, const SubmitArgs& s, const json& body) {
+  auto spec = parse_array(s.array);
+  if (!spec.is_ok()) {
+    return report_error(spec.status());
+  }
+  std::vector<uint32_t> ids;
+  json jobs = json::array();
+  for (size_t k = 0; k < spec->tasks.size(); ++k) {
+    const uint32_t after = spec->at_once != 0 && k >= spec->at_once ? ids[k - spec->at_once] : 0;
+    auto r = post_job(a, array_task_body(body, spec->tasks[k], after));
+    if (!r.is_ok()) {
+      return report_error(r.status().with_context("--array task " + std::to_string(spec->tasks[k]) + " (" +
+                                                  std::to_string(k) + " tasks submitted before it): "));
+    }
+    ids.push_back((*r)["id"].get<uint32_t>());
+    jobs.push_back(*r);
+    if (!a.json_out) {
+      std::cout << (s.parsable ? "" : "Submitted job ") << ids.back()
+                << (s.parsable ? "" : " (task " + std::to_string(spec->tasks[k]) + ")") << "\n";
+    }
+  }
+  if (a.json_out) {
+    std::cout << json{{"jobs", jobs}}.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  }
+  return kExitOk;
+}
+
 int run_submit(const ClientArgs& a, const SubmitArgs& given) {
   auto s = with_script(given);
+  if (s.is_ok() && !s->array.empty() && s->name.empty()) {
+    s->name = fs::path(s->command.front()).filename().string();  // tasks are NAME_i
+  }
   std::error_code ec;
   auto body = s.is_ok() ? submit_body(*s, fs::current_path(ec).string()) : Result<json>(s.status());
   if (!body.is_ok()) {
     return report_error(body.status());
   }
-  // A retry after a lost answer or a 5xx sends the same key, so the daemon returns the first job
-  // instead of running it twice.
-  const Headers key = {{"Idempotency-Key", random_key()}};
+  if (!s->array.empty()) {
+    return submit_array(a, *s, *body);
+  }
   const bool parsable = s->parsable;
-  return show(a, request(a, "POST", "/v1/jobs", body->dump(), key, Retry{5, 250}), [parsable](const json& j) {
+  return show(a, post_job(a, *body), [parsable](const json& j) {
     std::cout << (parsable ? "" : "Submitted job ") << cell(j, "id") << "\n";
   });
 }

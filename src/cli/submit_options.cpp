@@ -1,5 +1,6 @@
 #include "cli/submit_options.h"
 
+#include <optional>
 #include <sstream>
 
 #include "core/duration.h"
@@ -121,6 +122,9 @@ void define_submit_options(CLI::App& cmd, SubmitArgs& s) {
   cmd.add_option("-d,--dependency", s.dependency,
                  "Start only after other jobs: afterok:ID[:ID] (succeeded), afterany:ID (ended), "
                  "afternotok:ID (failed or cancelled); several joined with ','");
+  cmd.add_option("-a,--array", s.array,
+                 "A job array: 0-9, 1,3,5-7, or 0-99%4 (at most 4 at once); one job per index, named "
+                 "NAME_i, with SLURM_ARRAY_TASK_ID and BOREAS_ARRAY_TASK_ID set");
   cmd.add_flag("--parsable", s.parsable, "Print only the job id");
 }
 
@@ -149,13 +153,63 @@ Result<SubmitArgs> read_directives(const std::string& script_text, const std::st
 
 SubmitArgs merge(SubmitArgs c, const SubmitArgs& script) {
   for (auto member : {&SubmitArgs::gpus, &SubmitArgs::gpu_type, &SubmitArgs::queue, &SubmitArgs::qos,
-                      &SubmitArgs::time, &SubmitArgs::name, &SubmitArgs::restart, &SubmitArgs::dependency}) {
+                      &SubmitArgs::time, &SubmitArgs::name, &SubmitArgs::restart, &SubmitArgs::dependency,
+                      &SubmitArgs::array}) {
     if ((c.*member).empty()) {
       c.*member = script.*member;
     }
   }
   c.parsable = c.parsable || script.parsable;
   return c;
+}
+
+Result<ArraySpec> parse_array(const std::string& text) {
+  const auto usage = [&] {
+    return invalid_argument("--array " + text + ": expected indexes like 0-9, 1,3,5-7 or 0-99%4 (at most " +
+                            std::to_string(kMaxArrayTasks) + " tasks; %N: at most N at once)");
+  };
+  const auto number = [](const std::string& s) -> std::optional<uint32_t> {
+    if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos) {
+      return std::nullopt;
+    }
+    return static_cast<uint32_t>(std::stoul(s));
+  };
+  ArraySpec spec;
+  const size_t percent = text.find('%');
+  if (percent != std::string::npos) {
+    const auto n = number(text.substr(percent + 1));
+    if (!n || *n == 0) {
+      return usage();
+    }
+    spec.at_once = *n;
+  }
+  std::istringstream items(text.substr(0, percent));
+  for (std::string item; std::getline(items, item, ',');) {
+    const size_t dash = item.find('-');
+    const auto first = number(item.substr(0, dash));
+    const auto last = dash == std::string::npos ? first : number(item.substr(dash + 1));
+    if (!first || !last || *last < *first || *last - *first >= kMaxArrayTasks) {
+      return usage();
+    }
+    for (uint32_t i = *first; i <= *last; ++i) {
+      spec.tasks.push_back(i);
+    }
+  }
+  if (spec.tasks.empty() || spec.tasks.size() > kMaxArrayTasks || text.back() == ',') {
+    return usage();
+  }
+  return spec;
+}
+
+json array_task_body(json body, uint32_t task, uint32_t after) {
+  const std::string index = std::to_string(task);
+  body["name"] = body.value("name", "") + "_" + index;
+  body["env"] = {{"SLURM_ARRAY_TASK_ID", index}, {"BOREAS_ARRAY_TASK_ID", index}};
+  if (after != 0) {
+    const std::string own = body.value("dependency", "");
+    body["dependency"] = (own.empty() ? "" : own + ",") + "afterany:" + std::to_string(after);
+  }
+  return body;
 }
 
 Result<json> submit_body(const SubmitArgs& s, const std::string& cwd) {

@@ -73,6 +73,14 @@ wait_cli "$never" cancelled
 b why "$never" | grep -q "DependencyNeverSatisfied" || fail "why of a never-satisfied job: $(b why "$never")"
 loud "no job 9999" b submit -d afterok:9999 -- true
 
+# An array: one job per index, named NAME_i, the index in the environment; %1 chains them.
+mapfile -t tasks < <(b submit --parsable -a 0-2%1 -J arr -- sh -c 'echo $SLURM_ARRAY_TASK_ID $BOREAS_ARRAY_TASK_ID')
+[ "${#tasks[@]}" = 3 ] || fail "--array 0-2 made ${#tasks[@]} jobs: ${tasks[*]}"
+wait_cli "${tasks[2]}" completed
+[ "$(b logs "${tasks[1]}")" = "1 1" ] || fail "task 1 printed '$(b logs "${tasks[1]}")'"
+[ "$(field "${tasks[2]}" name)" = arr_2 ] || fail "task 2 is named $(field "${tasks[2]}" name)"
+[ "$(field "${tasks[2]}" dependency)" = "afterany:${tasks[1]}" ] || fail "%1 did not chain task 2 after task 1"
+
 # cancel: several ids, by name, unknown ids.
 [ "$(b cancel "$sleeper")" = "Cancelled job $sleeper" ] || fail "cancel $sleeper"
 wait_cli "$after" completed
