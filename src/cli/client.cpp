@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -160,6 +161,18 @@ int show(const ClientArgs& a, const Result<json>& r, const std::function<void(co
     human(*r);
   }
   return kExitOk;
+}
+
+std::string format_utc(int64_t us) {
+  if (us == 0) {
+    return "-";
+  }
+  const std::time_t t = static_cast<std::time_t>(us / 1'000'000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 Result<uint32_t> parse_job_id(const std::string& text) {

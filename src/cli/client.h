@@ -53,6 +53,9 @@ std::string to_yaml(const nlohmann::json& j, int indent = 0);
 // Prints the answer (the JSON with --json, else `human`) or the error; the exit code.
 int show(const ClientArgs& a, const Result<nlohmann::json>& r, const std::function<void(const nlohmann::json&)>& human);
 
+// Wall-clock microseconds as ISO 8601 UTC, "2026-11-24T04:30:00Z"; "-" for 0 (never).
+std::string format_utc(int64_t us);
+
 // A job id given on the command line: digits, 1..999999999.
 Result<uint32_t> parse_job_id(const std::string& text);
 

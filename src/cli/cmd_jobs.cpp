@@ -269,7 +269,7 @@ void print_running(const json& job) {
   const auto cells = job_cells(job, {start, time}, now_us());
   const std::string gpus = gpu_list(job);
   std::cout << "running on " << cell(job, "node") << (gpus.empty() ? " (no GPUs)" : " (GPUs " + gpus + ")") << " since " << cells[0]
-            << "Z (for " << cells[1] << ")\n";
+            << " (for " << cells[1] << ")\n";
 }
 
 int run_why(const ClientArgs& a, const std::string& text) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <ctime>
 #include <functional>
 
 #include "cli/client.h"
@@ -26,18 +25,6 @@ std::string elapsed(const json& job, int64_t now_us) {
   const int64_t start = field_us(job, "start_us");
   const int64_t end = job.value("state", "") == "running" ? now_us : field_us(job, "end_us");
   return format_slurm_duration(Duration::micros(start == 0 || end < start ? 0 : end - start));
-}
-
-std::string utc(int64_t us) {
-  if (us == 0) {
-    return "-";
-  }
-  const std::time_t t = static_cast<std::time_t>(us / 1'000'000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-  return text;
 }
 
 std::string node_or_reason(const json& job) {
@@ -75,8 +62,8 @@ const std::vector<ColumnDef>& all_columns() {
       {{"gpu_type", "GPU_TYPE"}, [](const json& j, int64_t) { return cell(j["request"], "gpu_type"); }},
       {{"qos", "QOS"}, [](const json& j, int64_t) { return cell(j["request"], "priority_class"); }},
       {{"time_limit", "TIME_LIMIT"}, [](const json& j, int64_t) { return time_limit(j); }},
-      {{"submit_time", "SUBMIT_TIME"}, [](const json& j, int64_t) { return utc(field_us(j, "submit_us")); }},
-      {{"start_time", "START_TIME"}, [](const json& j, int64_t) { return utc(field_us(j, "start_us")); }},
+      {{"submit_time", "SUBMIT_TIME"}, [](const json& j, int64_t) { return format_utc(field_us(j, "submit_us")); }},
+      {{"start_time", "START_TIME"}, [](const json& j, int64_t) { return format_utc(field_us(j, "start_us")); }},
       {{"exit", "EXIT"}, [](const json& j, int64_t) { return cell(j, "exit_code"); }},
       {{"node", "NODE"}, [](const json& j, int64_t) { return cell(j, "node"); }},
       {{"reason", "REASON"}, [](const json& j, int64_t) { return cell(j, "reason"); }},

@@ -106,6 +106,22 @@ class Exchange {
   std::string peer_;
 };
 
+// The job a GET /v1/jobs/{id}/... request names, for a known token; nullopt once answered with
+// 401 or 404.
+std::optional<LiveJob> requested_job(Controller& c, Exchange& ex, const httplib::Request& req) {
+  if (!ex.who()) {
+    ex.allow(Action::kReadJob, {}, "", "");
+    return std::nullopt;
+  }
+  const auto id = id_of(req);
+  auto job = id ? c.job(JobId(*id)) : Result<LiveJob>(not_found("no such job"));
+  if (!job.is_ok()) {
+    ex.fail(job.status(), "", "");
+    return std::nullopt;
+  }
+  return std::move(*job);
+}
+
 json job_json(Controller& c, const LiveJob& j, const std::optional<Principal>& who) {
   return job_to_json(j, c.node_name(j.node), env_visible_to(who, j.owner));
 }
@@ -153,19 +169,13 @@ Result<std::optional<uint64_t>> byte_param(const httplib::Request& req, const st
 void ApiServer::add_log_routes() {
   http_->Get(R"(/v1/jobs/(\d+)/logs)", [this](const httplib::Request& req, httplib::Response& res) {
     Exchange ex(store_, req, res);
-    if (!ex.who()) {
-      ex.allow(Action::kReadJob, {}, "", "");
-      return;
-    }
-    const auto id = id_of(req);
-    auto job = id ? controller_.job(JobId(*id)) : Result<LiveJob>(not_found("no such job"));
-    if (!job.is_ok()) {
-      ex.fail(job.status(), "", "");
+    const auto job = requested_job(controller_, ex, req);
+    if (!job) {
       return;
     }
     if (!env_visible_to(ex.who(), job->owner)) {
       send_error(res, 403, "token of `" + ex.name() + "` may not read the output of job " +
-                               std::to_string(*id) + ": only its owner and admins may");
+                               std::to_string(job->id.value()) + ": only its owner and admins may");
       return;
     }
     const std::string stream = req.has_param("stream") ? req.get_param_value("stream") : "stdout";
@@ -177,13 +187,13 @@ void ApiServer::add_log_routes() {
       ex.fail(bad, "", "");
       return;
     }
-    auto chunk = read_log_chunk(options_.jobs_dir + "/" + std::to_string(*id) + "/" + *file, *offset,
+    auto chunk = read_log_chunk(options_.jobs_dir + "/" + std::to_string(job->id.value()) + "/" + *file, *offset,
                                 tail->value_or(64 * 1024));
     if (!chunk.is_ok()) {
       ex.fail(chunk.status(), "", "");
       return;
     }
-    send_json(res, 200, {{"id", *id}, {"stream", stream}, {"state", to_string(job->state)},
+    send_json(res, 200, {{"id", job->id.value()}, {"stream", stream}, {"state", to_string(job->state)},
                          {"offset", chunk->offset}, {"next_offset", chunk->next_offset},
                          {"size", chunk->size}, {"data", chunk->data}});
   });
@@ -251,14 +261,8 @@ void ApiServer::add_job_routes() {
 
   http_->Get(R"(/v1/jobs/(\d+)(/why)?)", [this](const httplib::Request& req, httplib::Response& res) {
     Exchange ex(store_, req, res);
-    if (!ex.who()) {
-      ex.allow(Action::kReadJob, {}, "", "");
-      return;
-    }
-    const auto id = id_of(req);
-    auto job = id ? controller_.job(JobId(*id)) : Result<LiveJob>(not_found("no such job"));
-    if (!job.is_ok()) {
-      ex.fail(job.status(), "", "");
+    const auto job = requested_job(controller_, ex, req);
+    if (!job) {
       return;
     }
     if (!ex.allow(Action::kReadJob, {job->request.queue, job->owner}, "", "")) {
