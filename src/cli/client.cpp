@@ -37,7 +37,8 @@ Status answer_error(const httplib::Response& res) {
   const json j = json::parse(res.body, nullptr, false);
   std::string msg = j.is_object() && j.contains("error") && j["error"].is_string() ? j["error"].get<std::string>()
                                                                                   : res.body;
-  msg = msg.empty() ? "HTTP " + std::to_string(res.status) + " with no message" : msg;
+  // The daemon's messages quote what was sent (names, queues), which may hold escapes.
+  msg = msg.empty() ? "HTTP " + std::to_string(res.status) + " with no message" : terminal_safe(msg);
   if (res.status == 404) {
     return not_found(msg);
   }
