@@ -164,11 +164,12 @@ TEST(Completion, BashOffersSubcommandsAndEachCommandsOptions) {
   EXPECT_NE(script.find("    \"\") echo \"trace submit --help -h\" ;;"), std::string::npos) << script;
   EXPECT_NE(script.find("    \"trace\") echo \"stats --help -h\" ;;"), std::string::npos) << script;
   EXPECT_NE(script.find("    \"submit\") echo \"--help -h --time -t\" ;;"), std::string::npos) << script;
-  EXPECT_NE(script.find("complete -o default -F _boreas boreas"), std::string::npos);
+  EXPECT_NE(script.find("complete -o default -F _boreas_complete boreas"), std::string::npos);
   const std::string zsh = zsh_completion(app);
   const std::string loader = "autoload -U +X bashcompinit && bashcompinit\n";
+  EXPECT_EQ(zsh.rfind("#compdef boreas\n", 0), 0u);  // installable as an autoloaded _boreas
   ASSERT_NE(zsh.find(loader), std::string::npos);
-  EXPECT_EQ(zsh.substr(zsh.find(loader) + loader.size()), script);  // zsh runs the bash script
+  EXPECT_EQ(zsh.substr(zsh.find(loader) + loader.size(), script.size()), script);  // zsh runs the bash script
 }
 
 }  // namespace

@@ -8,10 +8,10 @@
 
 namespace boreas::cli {
 
-// A bash script defining _boreas and `complete -F _boreas boreas`: after the subcommands typed so
+// A bash script defining _boreas_complete and `complete -F _boreas_complete boreas`: after the subcommands typed so
 // far, it offers the next subcommands and that command's options.
 std::string bash_completion(const CLI::App& app);
-// The same through zsh's bashcompinit.
+// The same through zsh's bashcompinit, as a `#compdef boreas` file (sourced or autoloaded).
 std::string zsh_completion(const CLI::App& app);
 
 }  // namespace boreas::cli

@@ -107,8 +107,8 @@ chatty=$(b submit --parsable -- sh -c 'echo one; sleep 0.5; echo two >&2; echo t
 # Completion generated from the CLI definition: valid bash that completes `boreas sub<TAB>`.
 b completion bash >"$WORK/completion.bash"
 bash -n "$WORK/completion.bash" || fail "the bash completion does not parse"
-got=$(bash -c 'source "$1"; COMP_WORDS=(boreas sub); COMP_CWORD=1; _boreas; echo "${COMPREPLY[*]}"' _ "$WORK/completion.bash")
+got=$(bash -c 'source "$1"; COMP_WORDS=(boreas sub); COMP_CWORD=1; _boreas_complete; echo "${COMPREPLY[*]}"' _ "$WORK/completion.bash")
 [ "$got" = submit ] || fail "boreas sub<TAB> completed to '$got'"
-got=$(bash -c 'source "$1"; COMP_WORDS=(boreas jobs --no); COMP_CWORD=2; _boreas; echo "${COMPREPLY[*]}"' _ "$WORK/completion.bash")
+got=$(bash -c 'source "$1"; COMP_WORDS=(boreas jobs --no); COMP_CWORD=2; _boreas_complete; echo "${COMPREPLY[*]}"' _ "$WORK/completion.bash")
 [ "$got" = --noheader ] || fail "boreas jobs --no<TAB> completed to '$got'"
 echo "live_cli: ok"
