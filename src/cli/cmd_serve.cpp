@@ -312,6 +312,7 @@ int run_serve(const ServeArgs& a) {
   }
   server::ApiOptions api_options;
   api_options.allow_root_jobs = a.allow_root_jobs;
+  api_options.jobs_dir = a.data_dir + "/jobs";
   server::ApiServer api(controller, **store, metrics, api_options);
   api.set_log(&log);
   auto port = api.bind(listen->first, listen->second);

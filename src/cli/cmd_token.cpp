@@ -7,6 +7,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "cli/client.h"
 #include "cli/command.h"
 #include "server/file_modes.h"
 #include "server/store.h"
@@ -90,21 +91,9 @@ int run_token_create(const TokenArgs& a) {
   return kExitOk;
 }
 
-std::string format_time(int64_t us) {
-  if (us == 0) {
-    return "-";
-  }
-  const std::time_t t = static_cast<std::time_t>(us / 1'000'000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 std::string status_of(const server::TokenInfo& t, int64_t now_us) {
   if (t.revoked_us != 0) {
-    return "revoked " + format_time(t.revoked_us);
+    return "revoked " + format_utc(t.revoked_us);
   }
   return t.expires_us != 0 && now_us >= t.expires_us ? "expired" : "live";
 }
@@ -123,8 +112,8 @@ int run_token_list(const TokenArgs& a) {
       queues += (queues.empty() ? "" : ",") + q;
     }
     std::cout << t.name << "\t" << server::to_string(t.role) << "\t" << (queues.empty() ? "-" : queues) << "\t"
-              << (t.unix_user.empty() ? "-" : t.unix_user) << "\t" << format_time(t.created_us) << "\t"
-              << (t.expires_us == 0 ? "never" : format_time(t.expires_us)) << "\t" << status_of(t, now) << "\n";
+              << (t.unix_user.empty() ? "-" : t.unix_user) << "\t" << format_utc(t.created_us) << "\t"
+              << (t.expires_us == 0 ? "never" : format_utc(t.expires_us)) << "\t" << status_of(t, now) << "\n";
   }
   return kExitOk;
 }

@@ -35,5 +35,7 @@ void add_experiment_commands(CLI::App& app, Runner& runner);
 void add_frag_commands(CLI::App& app, Runner& runner);
 void add_man_command(CLI::App& app, Runner& runner);
 void add_sim_serving_command(CLI::App& sim, Runner& runner);
+// `boreas completion bash|zsh`: walks `app` when run, so register it with the rest (completion.cpp).
+void add_completion_command(CLI::App& app, Runner& runner);
 
 }  // namespace boreas::cli

@@ -15,6 +15,7 @@ void add_all_commands(CLI::App& app, Runner& runner) {
   add_experiment_commands(app, runner);
   add_frag_commands(app, runner);
   add_man_command(app, runner);
+  add_completion_command(app, runner);
 }
 
 }  // namespace boreas::cli

@@ -5,11 +5,13 @@
 
 #include "cli/command.h"
 #include "cli/commands.h"
+#include "core/version.h"
 
 int main(int argc, char** argv) {
   using namespace boreas::cli;
   CLI::App app{"Boreas — a workload manager and digital twin for AI clusters", "boreas"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "boreas " + std::string(boreas::version()));
   Runner runner;
   add_all_commands(app, runner);
   try {

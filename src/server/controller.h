@@ -128,6 +128,10 @@ class Controller {
   Pending<bool> do_drain(const Caller& who, const std::string& node, bool drained);
   void note(std::string_view event, const nlohmann::json& fields);
   Status validate(const SubmitRequest& req, int32_t& priority) const;
+  // controller_deps.cpp: sbatch --dependency
+  Status check_dependency_jobs(const SubmitRequest& req) const;
+  bool waits_on_dependency(const LiveJob& job) const;
+  void resolve_dependencies(Time now);
   LiveJob* find(JobId id);
   void schedule();
   Status check_allocation(const LiveJob& j) const;

@@ -20,6 +20,30 @@ uint32_t largest_node(const Cluster& c, const std::string& type) {
   return best;
 }
 
+// Without --queues the daemon has one queue, `default`: another name is a typo or a missing
+// --queues, never a new queue; and there are no priority classes to name.
+Status without_queue_tree(const SubmitRequest& req) {
+  if (req.queue != "default") {
+    return invalid_argument("$.queue: unknown queue `" + req.queue + "`: this daemon runs without --queues, "
+                            "so its only queue is `default`; leave the queue out, or start `boreas serve "
+                            "--queues FILE` with the queue in FILE (docs/formats/queues.md)");
+  }
+  if (!req.priority_class.empty()) {
+    return invalid_argument("$.priority_class: unknown priority class `" + req.priority_class +
+                            "`: this daemon runs without --queues, so it has none; leave it out, or define "
+                            "it under priority_classes in a --queues file");
+  }
+  return Status::ok();
+}
+
+std::string queue_names(const QueueTree& tree) {
+  std::string all;
+  for (const auto& q : tree.queues) {
+    all += (all.empty() ? "" : ", ") + q.name;
+  }
+  return all;
+}
+
 }  // namespace
 
 Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
@@ -40,12 +64,14 @@ Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
                             " can never fit: the largest such node has " +
                             std::to_string(largest_node(c, req.gpu_type)));
   }
+  BOREAS_RETURN_IF_ERROR(check_dependency_jobs(req));
   priority = 0;
   if (!config_.queues) {
-    return Status::ok();
+    return without_queue_tree(req);
   }
   if (!config_.queues->find(req.queue)) {
-    return invalid_argument("$.queue: unknown queue `" + req.queue + "`");
+    return invalid_argument("$.queue: unknown queue `" + req.queue + "`; the --queues file names " +
+                            queue_names(*config_.queues));
   }
   if (req.priority_class.empty()) {
     return Status::ok();

@@ -137,7 +137,7 @@ bool Controller::awaits_victim(const LiveJob& job) const {
 void Controller::fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now) {
   for (LiveJob& j : jobs_) {
     const JobId sid(j.id.value() - 1);
-    if (j.state == JobState::kPending && awaits_victim(j)) {
+    if (j.state == JobState::kPending && (awaits_victim(j) || waits_on_dependency(j))) {
       continue;
     }
     j.waits_for.clear();
@@ -167,6 +167,7 @@ void Controller::fill_state(state::ClusterState& st, const std::vector<std::vect
 // run sets at least one more job aside to wait, so the loop ends; the bound is a guard.
 void Controller::schedule() {
   const Time now = config_.clock();
+  resolve_dependencies(now);
   bool waits = plan_round(now);
   for (size_t i = 0; waits && i < jobs_.size(); ++i) {
     waits = plan_round(now);
@@ -262,7 +263,7 @@ bool Controller::apply_plan(const policy::Plan& plan, const state::ClusterState&
   }
   const std::vector<uint32_t> most_free = most_free_by_type();
   for (LiveJob& j : jobs_) {
-    if (j.state == JobState::kPending && j.node < 0 && j.waits_for.empty()) {
+    if (j.state == JobState::kPending && j.node < 0 && j.waits_for.empty() && !waits_on_dependency(j)) {
       explain_pending(j, planned[j.id.value() - 1], most_free);
     }
   }

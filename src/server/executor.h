@@ -33,7 +33,7 @@ struct LaunchRequest {
 };
 
 // Variables the executor sets and a job may not: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,
-// ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and every BOREAS_*.
+// ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and every BOREAS_* but BOREAS_ARRAY_TASK_ID.
 bool is_reserved_env(std::string_view name);
 
 // A process as the kernel names it: the pid alone can be reused, the start time makes it unique.

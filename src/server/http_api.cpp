@@ -106,6 +106,7 @@ void ApiServer::add_routes() {
     res.set_content(metrics_.render(), "text/plain; version=0.0.4; charset=utf-8");
   });
   add_job_routes();
+  add_log_routes();
   add_cluster_routes();
   add_console_routes(*http_);
 }

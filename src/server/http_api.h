@@ -21,6 +21,7 @@ struct ApiOptions {
   size_t max_body_bytes = 1 << 20;
   bool allow_root_jobs = false;  // `serve --allow-root-jobs`: see job_account() in tokens.h
   ListenerLimits limits;          // connections, per-peer cap, request deadline (http_listener.h)
+  std::string jobs_dir;           // <jobs_dir>/<id>/stdout.log, stderr.log: GET /v1/jobs/{id}/logs
 };
 
 class ApiServer {
@@ -40,6 +41,7 @@ class ApiServer {
   void add_routes();
   void add_job_routes();
   void add_cluster_routes();
+  void add_log_routes();
   void note_request(const httplib::Request& req, int status);
   void note_unauthenticated(const std::string& peer, const std::string& path);
 

@@ -169,7 +169,7 @@ TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 14);
+  EXPECT_EQ(checked, 15);
 }
 
 TEST_F(ApiTest, WhoamiNamesTheTokensRoleAndQueues) {

@@ -10,6 +10,7 @@
 #include "server/http_api.h"
 #include "server/http_util.h"
 #include "server/job_json.h"
+#include "server/job_logs.h"
 #include "server/job_records.h"
 #include "server/tokens.h"
 
@@ -105,6 +106,22 @@ class Exchange {
   std::string peer_;
 };
 
+// The job a GET /v1/jobs/{id}/... request names, for a known token; nullopt once answered with
+// 401 or 404.
+std::optional<LiveJob> requested_job(Controller& c, Exchange& ex, const httplib::Request& req) {
+  if (!ex.who()) {
+    ex.allow(Action::kReadJob, {}, "", "");
+    return std::nullopt;
+  }
+  const auto id = id_of(req);
+  auto job = id ? c.job(JobId(*id)) : Result<LiveJob>(not_found("no such job"));
+  if (!job.is_ok()) {
+    ex.fail(job.status(), "", "");
+    return std::nullopt;
+  }
+  return std::move(*job);
+}
+
 json job_json(Controller& c, const LiveJob& j, const std::optional<Principal>& who) {
   return job_to_json(j, c.node_name(j.node), env_visible_to(who, j.owner));
 }
@@ -121,7 +138,66 @@ json gpu_usage_json(const std::vector<uint32_t>& jobs) {
   return out;
 }
 
+// Empty (any) or one of JobState's names.
+Status check_state_name(const std::string& state) {
+  std::string known;
+  for (JobState st : {JobState::kPending, JobState::kRunning, JobState::kPreempted, JobState::kCompleted,
+                      JobState::kFailed, JobState::kCancelled}) {
+    if (state.empty() || state == to_string(st)) {
+      return Status::ok();
+    }
+    known += (known.empty() ? "" : ", ") + std::string(to_string(st));
+  }
+  return invalid_argument("state=" + state + ": unknown state; known: " + known);
+}
+
+// A byte count from the query, or nullopt when absent.
+Result<std::optional<uint64_t>> byte_param(const httplib::Request& req, const std::string& key) {
+  const std::string v = req.get_param_value(key);
+  if (v.empty()) {
+    return std::optional<uint64_t>();
+  }
+  if (v.size() > 15 || v.find_first_not_of("0123456789") != std::string::npos) {
+    return invalid_argument(key + "=" + v + ": expected a byte count (digits)");
+  }
+  return std::optional<uint64_t>(std::stoull(v));
+}
+
 }  // namespace
+
+// A job's stdout or stderr: its owner and admins only (output, like env, may hold secrets).
+void ApiServer::add_log_routes() {
+  http_->Get(R"(/v1/jobs/(\d+)/logs)", [this](const httplib::Request& req, httplib::Response& res) {
+    Exchange ex(store_, req, res);
+    const auto job = requested_job(controller_, ex, req);
+    if (!job) {
+      return;
+    }
+    if (!env_visible_to(ex.who(), job->owner)) {
+      send_error(res, 403, "token of `" + ex.name() + "` may not read the output of job " +
+                               std::to_string(job->id.value()) + ": only its owner and admins may");
+      return;
+    }
+    const std::string stream = req.has_param("stream") ? req.get_param_value("stream") : "stdout";
+    auto file = log_file_name(stream);
+    auto offset = byte_param(req, "offset");
+    auto tail = byte_param(req, "tail");  // the last N bytes when there is no offset; 64 KiB by default
+    const Status bad = !file.is_ok() ? file.status() : !offset.is_ok() ? offset.status() : !tail.is_ok() ? tail.status() : Status::ok();
+    if (!bad.is_ok()) {
+      ex.fail(bad, "", "");
+      return;
+    }
+    auto chunk = read_log_chunk(options_.jobs_dir + "/" + std::to_string(job->id.value()) + "/" + *file, *offset,
+                                tail->value_or(64 * 1024));
+    if (!chunk.is_ok()) {
+      ex.fail(chunk.status(), "", "");
+      return;
+    }
+    send_json(res, 200, {{"id", job->id.value()}, {"stream", stream}, {"state", to_string(job->state)},
+                         {"offset", chunk->offset}, {"next_offset", chunk->next_offset},
+                         {"size", chunk->size}, {"data", chunk->data}});
+  });
+}
 
 void ApiServer::add_job_routes() {
   http_->Post("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
@@ -167,6 +243,10 @@ void ApiServer::add_job_routes() {
     const std::string state = req.get_param_value("state");
     const std::string queue = req.get_param_value("queue");
     const std::string owner = req.get_param_value("owner");
+    if (Status s = check_state_name(state); !s.is_ok()) {
+      ex.fail(s, "", "");
+      return;
+    }
     json out = json::array();
     for (const LiveJob& j : controller_.jobs()) {
       const bool visible = authorize(ex.who(), Action::kReadJob, {j.request.queue, j.owner}) == Decision::kAllow;
@@ -181,14 +261,8 @@ void ApiServer::add_job_routes() {
 
   http_->Get(R"(/v1/jobs/(\d+)(/why)?)", [this](const httplib::Request& req, httplib::Response& res) {
     Exchange ex(store_, req, res);
-    if (!ex.who()) {
-      ex.allow(Action::kReadJob, {}, "", "");
-      return;
-    }
-    const auto id = id_of(req);
-    auto job = id ? controller_.job(JobId(*id)) : Result<LiveJob>(not_found("no such job"));
-    if (!job.is_ok()) {
-      ex.fail(job.status(), "", "");
+    const auto job = requested_job(controller_, ex, req);
+    if (!job) {
       return;
     }
     if (!ex.allow(Action::kReadJob, {job->request.queue, job->owner}, "", "")) {

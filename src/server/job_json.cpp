@@ -2,6 +2,9 @@
 
 #include <limits>
 
+#include "core/duration.h"
+#include "server/dependency.h"
+
 namespace boreas::server {
 namespace {
 
@@ -83,6 +86,34 @@ Status read_restart(const json& j, SubmitRequest& r) {
   return Status::ok();
 }
 
+constexpr uint64_t kMaxTimeLimitS = 366ull * 24 * 3600;
+
+// Seconds as a number, or a string in any of the CLI's duration forms ("90m", "1-00:00:00",
+// "UNLIMITED" = none) read by the same parser.
+Status read_time_limit(const json& v, SubmitRequest& r) {
+  if (!v.is_string()) {
+    uint64_t n = 0;
+    BOREAS_RETURN_IF_ERROR(read_count(v, "time_limit_s", kMaxTimeLimitS, n));
+    r.time_limit = Duration::seconds(static_cast<int64_t>(n));
+    return Status::ok();
+  }
+  auto d = parse_duration(v.get<std::string>());
+  if (!d.is_ok()) {
+    return field_error("time_limit_s", "seconds as a number, or a string: " + d.status().message());
+  }
+  if (!d->is_infinite() && d->us() > Duration::seconds(kMaxTimeLimitS).us()) {
+    return field_error("time_limit_s", v.get<std::string>() + " is longer than 366 days; use UNLIMITED for none");
+  }
+  r.time_limit = d->is_infinite() ? Duration::zero() : *d;
+  return Status::ok();
+}
+
+Status read_dependency(const json& j, SubmitRequest& r) {
+  BOREAS_RETURN_IF_ERROR(read_string(j, "dependency", r.dependency));
+  auto parsed = parse_dependency(r.dependency);
+  return parsed.is_ok() ? Status::ok() : field_error("dependency", parsed.status().message());
+}
+
 Status read_number_field(const std::string& key, const json& v, SubmitRequest& r) {
   uint64_t n = 0;
   if (key == "gpus") {
@@ -90,9 +121,7 @@ Status read_number_field(const std::string& key, const json& v, SubmitRequest& r
     r.gpus = static_cast<uint32_t>(n);
     return Status::ok();
   }
-  BOREAS_RETURN_IF_ERROR(read_count(v, "time_limit_s", 366ull * 24 * 3600, n));
-  r.time_limit = Duration::seconds(static_cast<int64_t>(n));
-  return Status::ok();
+  return read_time_limit(v, r);
 }
 
 Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecOrigin origin) {
@@ -119,8 +148,11 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecO
   if (key == "restart") {
     return read_restart(v, r);
   }
+  if (key == "dependency") {
+    return read_dependency(v, r);
+  }
   return field_error(key, "unknown field; known fields are command, env, cwd, name, queue, "
-                          "priority_class, gpus, gpu_type, time_limit_s, restart");
+                          "priority_class, gpus, gpu_type, time_limit_s, restart, dependency");
 }
 
 constexpr uint32_t kDefaultRestarts = 3;
@@ -189,6 +221,9 @@ json submit_to_json(const SubmitRequest& r) {
   }
   if (!r.run_as.empty()) {
     j["run_as"] = r.run_as;
+  }
+  if (!r.dependency.empty()) {
+    j["dependency"] = r.dependency;
   }
   return j;
 }

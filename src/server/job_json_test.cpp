@@ -55,6 +55,31 @@ TEST(WhyJson, GivesThePolicysKindOnlyWhilePending) {
   EXPECT_FALSE(why_json(j).contains("kind"));
 }
 
+TEST(Submit, TimeLimitIsSecondsOrADurationString) {
+  auto secs = parse_submit(R"({"command":["true"],"time_limit_s":90})");
+  ASSERT_TRUE(secs.is_ok()) << secs.status().message();
+  EXPECT_EQ(secs->time_limit, Duration::seconds(90));
+  auto day = parse_submit(R"({"command":["true"],"time_limit_s":"1-00:00:00"})");
+  ASSERT_TRUE(day.is_ok()) << day.status().message();
+  EXPECT_EQ(day->time_limit, Duration::hours(24));
+  auto minutes = parse_submit(R"({"command":["true"],"time_limit_s":"30"})");  // sbatch: minutes
+  ASSERT_TRUE(minutes.is_ok()) << minutes.status().message();
+  EXPECT_EQ(minutes->time_limit, Duration::minutes(30));
+  auto none = parse_submit(R"({"command":["true"],"time_limit_s":"UNLIMITED"})");
+  ASSERT_TRUE(none.is_ok()) << none.status().message();
+  EXPECT_EQ(none->time_limit, Duration::zero());
+  EXPECT_EQ(submit_to_json(*day)["time_limit_s"], 86400);  // answers stay numbers
+}
+
+TEST(Submit, BadTimeLimitStringNamesTheField) {
+  for (const char* body : {R"({"command":["true"],"time_limit_s":"soon"})",
+                           R"({"command":["true"],"time_limit_s":"400-00:00:00"})"}) {
+    auto r = parse_submit(body);
+    ASSERT_FALSE(r.is_ok()) << body;
+    EXPECT_NE(r.status().message().find("$.time_limit_s"), std::string::npos) << r.status().message();
+  }
+}
+
 TEST(Submit, ReservedVariablesAreRefusedByName) {
   for (const char* name : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
                            "HIP_VISIBLE_DEVICES", "BOREAS_JOB_ID"}) {

@@ -32,6 +32,7 @@ struct SubmitRequest {
   std::string gpu_type;  // empty = any
   Duration time_limit;   // zero = none
   RestartPolicy restart;
+  std::string dependency;  // sbatch --dependency, e.g. "afterok:12:13" (server/dependency.h); empty = none
   // Set by the daemon from the submitter's token, never by the client: the Unix account the job
   // runs as (empty = the daemon's own). Stored with the spec, so a restart runs it as the same.
   std::string run_as;

@@ -89,7 +89,9 @@ bool is_reserved_env(std::string_view name) {
       return true;
     }
   }
-  return name.rfind("BOREAS_", 0) == 0;
+  // A job array's task index is the submitter's to set (`boreas submit --array`): it names no GPU
+  // and no identity.
+  return name.rfind("BOREAS_", 0) == 0 && name != "BOREAS_ARRAY_TASK_ID";
 }
 
 LocalExecutor::LocalExecutor(LocalExecutorOptions options) : options_(std::move(options)) {}

@@ -12,17 +12,6 @@ constexpr int64_t kS = 1'000'000;
 
 std::string_view text(const Trace& t, Symbol s) { return t.symbols.view(s); }
 
-TEST(SlurmDuration, AcceptsSlurmTimeFormats) {
-  EXPECT_EQ(parse_slurm_duration("1-02:00:00")->us(), 26 * 3600 * kS);
-  EXPECT_EQ(parse_slurm_duration("02:03:04")->us(), (2 * 3600 + 3 * 60 + 4) * kS);
-  EXPECT_EQ(parse_slurm_duration("30:00")->us(), 30 * 60 * kS);
-  EXPECT_EQ(parse_slurm_duration("45")->us(), 45 * 60 * kS);
-  EXPECT_EQ(parse_slurm_duration("2-12")->us(), (2 * 86400 + 12 * 3600) * kS);
-  EXPECT_EQ(parse_slurm_duration("00:00:01.250")->us(), 1 * kS);
-  EXPECT_FALSE(parse_slurm_duration("UNLIMITED"));
-  EXPECT_FALSE(parse_slurm_duration("1:2:3:4"));
-}
-
 TEST(SlurmReader, ReadsTheHandMadeSample) {
   ReadReport report;
   auto r = read_trace_file(kFixtures + "slurm_sample.txt", {}, &report);

@@ -40,8 +40,8 @@ std::optional<RowError> read_times(const SlurmColumns& c, const Fields& f, JobSp
   const std::string_view end_text = trim(f[c.end]);
   if (end_text == "Unknown" || end_text == "None" || end_text.empty()) {
     // Still running when exported: Elapsed is the run time so far.
-    const auto elapsed = parse_slurm_duration(f[c.elapsed]);
-    if (!elapsed) {
+    const auto elapsed = parse_duration(f[c.elapsed]);
+    if (!elapsed.is_ok() || elapsed->is_infinite()) {
       return field_error("Elapsed", "a duration like 1-02:03:04 or 02:03:04", f[c.elapsed]);
     }
     job.duration = *elapsed;
@@ -57,12 +57,14 @@ std::optional<RowError> read_times(const SlurmColumns& c, const Fields& f, JobSp
 
 std::optional<RowError> read_limits(const SlurmColumns& c, const Fields& f, JobSpec& job, SymbolTable& symbols) {
   const std::string_view limit = opt(f, c.limit);
-  if (!limit.empty() && limit != "UNLIMITED" && limit != "Partition_Limit") {
-    const auto d = parse_slurm_duration(limit);
-    if (!d) {
+  if (!limit.empty() && limit != "Partition_Limit") {
+    const auto d = parse_duration(limit);
+    if (!d.is_ok()) {
       return field_error("Timelimit", "a duration like 1-02:00:00, UNLIMITED or Partition_Limit", limit);
     }
-    job.time_limit = *d;
+    if (!d->is_infinite()) {
+      job.time_limit = *d;
+    }
   }
   const std::string_view alloc = opt(f, c.alloc_tres);
   const std::string_view tres = alloc.empty() ? opt(f, c.req_tres) : alloc;

@@ -6,23 +6,6 @@
 namespace boreas::trace {
 namespace {
 
-// Splits "a:b:c" into up to 3 non-negative integers.
-std::optional<std::vector<int64_t>> colon_parts(std::string_view s) {
-  std::vector<int64_t> parts;
-  while (true) {
-    const size_t colon = s.find(':');
-    const auto v = parse_int(s.substr(0, colon));
-    if (!v || *v < 0 || *v > 1'000'000 || parts.size() == 3) {
-      return std::nullopt;
-    }
-    parts.push_back(*v);
-    if (colon == std::string_view::npos) {
-      return parts;
-    }
-    s = s.substr(colon + 1);
-  }
-}
-
 std::optional<int64_t> memory_mib(std::string_view s) {
   int64_t scale_kib = 1024;
   if (!s.empty()) {
@@ -42,40 +25,6 @@ std::optional<int64_t> memory_mib(std::string_view s) {
 }
 
 }  // namespace
-
-std::optional<Duration> parse_slurm_duration(std::string_view s) {
-  s = trim(s);
-  int64_t days = 0;
-  const size_t dash = s.find('-');
-  const bool has_days = dash != std::string_view::npos;
-  if (has_days) {
-    const auto d = parse_int(s.substr(0, dash));
-    if (!d || *d < 0 || *d > 100'000) {
-      return std::nullopt;
-    }
-    days = *d;
-    s = s.substr(dash + 1);
-  }
-  if (const size_t dot = s.find('.'); dot != std::string_view::npos) {
-    s = s.substr(0, dot);  // sacct may print milliseconds; whole seconds are enough here
-  }
-  const auto p = colon_parts(s);
-  if (!p) {
-    return std::nullopt;
-  }
-  int64_t seconds = 0;
-  if (has_days) {
-    const int64_t mul[] = {3600, 60, 1};
-    for (size_t i = 0; i < p->size(); ++i) {
-      seconds += (*p)[i] * mul[i];
-    }
-  } else if (p->size() == 3) {
-    seconds = (*p)[0] * 3600 + (*p)[1] * 60 + (*p)[2];
-  } else {
-    seconds = (*p)[0] * 60 + (p->size() == 2 ? (*p)[1] : 0);
-  }
-  return Duration::seconds(days * 86400 + seconds);
-}
 
 std::optional<RowError> read_tres(std::string_view tres, std::string_view field, JobSpec& job,
                                   SymbolTable& symbols) {

@@ -4,7 +4,9 @@
 # 401s in aggregate: one row per peer per minute, each counted in boreas_http_unauthenticated_total).
 # Then tokens (unique names, list, revoke, expiry) and who sees a job's env.
 source "$(dirname "$0")/lib.sh"
-start_daemon
+# Its queues must exist: a daemon without --queues refuses any queue but `default`.
+printf 'queues:\n  - {name: default}\n  - {name: team-a}\n  - {name: team-b}\n' >"$WORK/queues.yaml"
+start_daemon --queues "$WORK/queues.yaml"
 ADMIN=$(token admin '*' root)
 QA=$(token queue-admin team-a qa)
 ALICE=$(token user team-a alice)
