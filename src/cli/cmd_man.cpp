@@ -31,11 +31,15 @@ std::pair<size_t, uint32_t> utf8_lead(unsigned char lead) {
 }
 
 // Appends the character at text[i] as roff and returns how many bytes it used: non-ASCII as
-// `\[uXXXX]` (troff reads its input as Latin-1), `\` and `-` escaped (`\-` is a copyable minus).
+// `\[uXXXX]` (troff reads its input as Latin-1), `\` and `-` escaped (`\-` is a copyable minus),
+// and a break point after a comma with no space behind it.
 size_t append_char(std::string_view text, size_t i, std::string& out) {
   const auto c = static_cast<unsigned char>(text[i]);
   if (c < 0x80) {
     out += c == '\\' ? "\\e" : c == '-' ? "\\-" : std::string(1, static_cast<char>(c));
+    if (c == ',' && i + 1 < text.size() && text[i + 1] != ' ') {
+      out += "\\:";  // a line may break after the comma of a list written without spaces
+    }
     return 1;
   }
   auto [length, code] = utf8_lead(c);
@@ -85,7 +89,7 @@ std::string option_label(const CLI::Option& opt) {
   for (std::string name; std::getline(split, name, ',');) {
     label += (label.empty() ? "" : ", ") + std::string("\\fB") + roff(name) + "\\fR";
   }
-  if (opt.nonpositional() && opt.get_type_size_max() > 0) {
+  if (opt.nonpositional() && opt.get_type_size_max() > 0 && !opt.get_type_name().empty()) {
     label += " \\fI" + roff(opt.get_type_name()) + "\\fR";
   }
   return label;
