@@ -60,6 +60,12 @@ constexpr std::array kMigrations = {
               "ALTER TABLE jobs ADD COLUMN idempotency_key TEXT;"
               "CREATE UNIQUE INDEX jobs_by_idempotency_key ON jobs(owner, idempotency_key)"
               "  WHERE idempotency_key IS NOT NULL;"},
+    // jobs_by_state (migration 1) already finds the active jobs a restart loads and pages ended
+    // jobs by id (SQLite appends the rowid, which is the id, to every index).
+    Migration{9, "ended jobs counted by state and queue from an index; by end time, for retention",
+              "CREATE INDEX jobs_by_state_queue ON jobs(state, queue);"
+              "CREATE INDEX jobs_ended_by_end ON jobs(end_us)"
+              "  WHERE state IN ('completed', 'failed', 'cancelled');"},
 };
 
 }  // namespace
