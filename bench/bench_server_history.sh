@@ -20,7 +20,7 @@ start() {  # start; RESTART_S = seconds until the daemon listens
   local t0 t1
   t0=$(date +%s.%N)
   "$BOREAS" serve --cluster "$SRC/tests/server/local.yaml" --data-dir "$DATA" --listen 127.0.0.1:0 \
-    >"$WORK/out" 2>"$WORK/err" &
+    --allow-root-jobs >"$WORK/out" 2>"$WORK/err" &
   PID=$!
   until grep -q 'listening on' "$WORK/out" 2>/dev/null; do
     kill -0 "$PID" 2>/dev/null || { cat "$WORK/err" >&2; exit 1; }
@@ -42,7 +42,7 @@ SELECT i, '{"command":["true"],"queue":"default"}', 'default', 'root', 'complete
        1700000000000000 + i, 1700000000000000 + i, 1700000000000000 + i, 1700000000000000 + i + 1, 1, 0, 'exit 0'
 FROM n;
 SQL
-TOKEN=$("$BOREAS" token create --data-dir "$DATA" --role admin --queues '*' --name bench 2>/dev/null)
+TOKEN=$("$BOREAS" token create --data-dir "$DATA" --role admin --queues "*" --name bench --unix-user "$(id -un)" 2>/dev/null)
 start
 restart_s=$RESTART_S
 rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$PID/status")

@@ -19,6 +19,7 @@
 #include "core/symbol.h"
 #include "core/topology.h"
 #include "server/executor.h"
+#include "server/job_records.h"
 #include "server/json_log.h"
 #include "server/live_job.h"
 #include "server/metrics.h"
@@ -42,15 +43,6 @@ struct ControllerConfig {
 struct Retention {
   Duration retain;
   std::string jobs_dir;
-};
-
-// GET /v1/jobs: jobs by id above `after`, at most `limit`; empty filters match everything.
-struct JobQuery {
-  std::string state;
-  std::string queue;
-  std::string owner;
-  uint32_t after = 0;
-  uint32_t limit = 1000;
 };
 
 struct JobPage {

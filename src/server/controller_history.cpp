@@ -54,7 +54,7 @@ Result<JobPage> Controller::list(const JobQuery& q) {
   });
   std::vector<LiveJob> ended;
   if (q.state.empty() || is_ended_state(q.state)) {
-    auto rows = load_ended_jobs(store_, {q.state, q.queue, q.owner, q.after, q.limit});
+    auto rows = load_ended_jobs(store_, q);
     if (!rows.is_ok()) {
       return rows.status();
     }

@@ -154,7 +154,7 @@ Result<std::optional<LiveJob>> load_job_by_key(Store& store, const std::string& 
   return first_of(load_where(store, "WHERE owner = ?1 AND idempotency_key = ?2", {owner, key}));
 }
 
-Result<std::vector<LiveJob>> load_ended_jobs(Store& store, const EndedJobQuery& q) {
+Result<std::vector<LiveJob>> load_ended_jobs(Store& store, const JobQuery& q) {
   std::string where = std::string("WHERE state IN ") + kEnded + " AND id > ?1";
   std::vector<SqlValue> params = {int64_t{q.after}};
   const auto add = [&](const char* column, const std::string& value) {
@@ -180,9 +180,7 @@ Result<uint32_t> max_job_id(Store& store) {
 }
 
 Result<EndedCounts> count_ended_jobs(Store& store) {
-  auto rows = store.query({std::string("SELECT state, queue, COUNT(*) FROM jobs WHERE state IN ") + kEnded +
-                               " GROUP BY state, queue",
-                           {}});
+  auto rows = store.query({std::string("SELECT state, queue, n FROM job_counts WHERE n > 0 AND state IN ") + kEnded, {}});
   if (!rows.is_ok()) {
     return rows.status();
   }

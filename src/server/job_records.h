@@ -26,19 +26,21 @@ Result<std::vector<LiveJob>> load_active_jobs(Store& store);
 Result<std::optional<LiveJob>> load_job(Store& store, JobId id);
 Result<std::optional<LiveJob>> load_job_by_key(Store& store, const std::string& owner, const std::string& key);
 
-// A page of ended jobs (completed, failed, cancelled): ids above `after`, at most `limit`, by id.
-// An empty filter field matches every value; a `state` that is not an ended state matches none.
-struct EndedJobQuery {
+// A page of jobs (GET /v1/jobs): ids above `after`, at most `limit`, by id. An empty filter
+// field matches every value.
+struct JobQuery {
   std::string state;
   std::string queue;
   std::string owner;
   uint32_t after = 0;
-  uint32_t limit = 100;
+  uint32_t limit = 1000;
 };
-Result<std::vector<LiveJob>> load_ended_jobs(Store& store, const EndedJobQuery& q);
+// The page's ended jobs (completed, failed, cancelled); a `state` not ended matches none.
+Result<std::vector<LiveJob>> load_ended_jobs(Store& store, const JobQuery& q);
 // The largest job id ever stored, 0 when none: the next submit takes the one after it.
 Result<uint32_t> max_job_id(Store& store);
-// Ended jobs by (state, queue): how many the store holds (the boreas_jobs gauge).
+// Ended jobs by (state, queue): how many the store holds (the boreas_jobs gauge), from the counts
+// migration 9's triggers keep.
 using EndedCounts = std::map<std::pair<std::string, std::string>, int64_t>;
 Result<EndedCounts> count_ended_jobs(Store& store);
 // Retention: at most `limit` jobs that ended before `cutoff`, oldest end first (id, state, queue).
