@@ -58,10 +58,10 @@ Status Controller::rebuild_state(size_t capacity) {
   state_ = std::make_unique<state::ClusterState>(config_.cluster, specs_, symbols_);
   holds_.assign(config_.cluster.nodes.size(), JobId());
   for (const auto& [id, j] : jobs_) {
-    if (is_terminal(j.state) || set_aside_.count(id) > 0) {
-      continue;
-    }
     const JobId slot = slot_of(j.id);
+    if (!slot.valid() || is_terminal(j.state) || set_aside_.count(id) > 0) {
+      continue;  // no slot yet: a job entering the state, which makes room first
+    }
     BOREAS_RETURN_IF_ERROR(state_->submit(slot, j.submit));
     BOREAS_RETURN_IF_ERROR(state_->restore(slot, j.ran, j.ran, j.preemptions));  // live jobs run at rate 1
     if (j.state == JobState::kRunning && j.node >= 0) {
