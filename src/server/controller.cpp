@@ -178,7 +178,7 @@ void Controller::note(std::string_view event, const nlohmann::json& fields) {
 }
 
 // The executor's exit record is the source of truth, so losing this write in a crash is repaired
-// by reconcile() on restart.
+// by reconcile() at the next start.
 std::future<Status> Controller::write_async(std::vector<SqlStatement> rows) {
   return store_.write({std::move(rows)});
 }

@@ -164,7 +164,7 @@ class Controller {
   void launch_all(std::vector<LiveJob*>& starting);
   void apply_exit(const JobExit& e);
   void fail_or_restart(LiveJob& job, const std::string& what);
-  void reconcile(LiveJob& job);
+  std::vector<JobExit> reconcile();
   LaunchRequest launch_request(const LiveJob& job) const;
   std::future<Status> write_async(std::vector<SqlStatement> rows);
   Status load_drained();
@@ -215,6 +215,7 @@ class Controller {
   std::unordered_map<uint32_t, JobId> job_slot_;  // API id -> slot, for jobs in memory
   std::vector<JobId> holds_;                      // per node: the slot holding a drained node's free GPUs
   std::set<uint32_t> set_aside_;                  // pending jobs out of the state until their victims exit
+  std::set<uint32_t> unplaced_;                   // at recovery: recorded running, process gone
 
   MetricFamily* jobs_gauge_;
   MetricFamily* gpus_gauge_;

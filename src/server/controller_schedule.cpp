@@ -276,12 +276,19 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
   }
 }
 
-void Controller::reconcile(LiveJob& job) {
-  const AdoptOutcome o = executor_.adopt(launch_request(job), job.process);
-  if (o.alive) {
-    return;  // the state holds its GPUs since the rebuild
+// The jobs recorded running whose process is gone, with how they ended. Asked before the state is
+// built: a job that ended just before a crash may still be recorded on GPUs a later launch got.
+std::vector<JobExit> Controller::reconcile() {
+  std::vector<JobExit> gone;
+  for (auto& [id, j] : jobs_) {
+    if (j.state == JobState::kRunning) {
+      const AdoptOutcome o = executor_.adopt(launch_request(j), j.process);
+      if (!o.alive) {
+        gone.push_back(o.exit ? *o.exit : JobExit{j.id, ExitKind::kLost, -1});
+      }
+    }
   }
-  apply_exit(o.exit ? *o.exit : JobExit{job.id, ExitKind::kLost, -1});
+  return gone;
 }
 
 Status Controller::load_drained() {
@@ -325,21 +332,22 @@ Status Controller::recover() {
     used_slots_ += 1;
     jobs_.emplace(id, std::move(j));
   }
-  const Status built = rebuild_state(2 * used_slots_ + 256);
-  if (!built.is_ok()) {
-    return built.with_context("store: the jobs recorded running do not fit the cluster together: ");
+  const auto running = static_cast<size_t>(
+      std::count_if(jobs_.begin(), jobs_.end(), [](const auto& e) { return e.second.state == JobState::kRunning; }));
+  const std::vector<JobExit> gone = reconcile();
+  for (const JobExit& e : gone) {
+    unplaced_.insert(e.job.value());
   }
-  size_t adopted = 0;
-  size_t running = 0;
-  for (auto& [id, j] : jobs_) {
-    if (j.state == JobState::kRunning) {
-      running += 1;
-      reconcile(j);
-      adopted += j.state == JobState::kRunning ? 1 : 0;
-    }
+  const Status built = rebuild_state(2 * used_slots_ + 256);
+  unplaced_.clear();
+  if (!built.is_ok()) {
+    return built.with_context("store: the jobs running now do not fit the cluster together: ");
+  }
+  for (const JobExit& e : gone) {
+    apply_exit(e);
   }
   note("recovery", {{"active_jobs", jobs_.size()}, {"last_id", last_id_}, {"recorded_running", running},
-                    {"adopted", adopted}, {"ended_while_down", running - adopted}});
+                    {"adopted", running - gone.size()}, {"ended_while_down", gone.size()}});
   dirty_ = true;
   next_prune_ = config_.clock();
   return Status::ok();

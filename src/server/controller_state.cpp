@@ -64,7 +64,7 @@ Status Controller::rebuild_state(size_t capacity) {
     }
     BOREAS_RETURN_IF_ERROR(state_->submit(slot, j.submit));
     BOREAS_RETURN_IF_ERROR(state_->restore(slot, j.ran, j.ran, j.preemptions));  // live jobs run at rate 1
-    if (j.state == JobState::kRunning && j.node >= 0) {
+    if (j.state == JobState::kRunning && j.node >= 0 && unplaced_.count(id) == 0) {
       BOREAS_RETURN_IF_ERROR(state_->start(slot, gpus_of(config_.cluster, j), j.start));
     }
   }
@@ -116,9 +116,11 @@ void Controller::state_left_running(const LiveJob& job, int32_t node) {
     }
   } else if (is_terminal(job.state)) {
     state_error(state_->finish(slot, now, was_running ? job.state : JobState::kCancelled));
-  } else if (was_running) {
-    state_error(state_->requeue(slot, now));
-    state_error(state_->restore(slot, job.ran, job.ran, job.preemptions));
+  } else {
+    if (was_running) {
+      state_error(state_->requeue(slot, now));
+    }
+    state_error(state_->restore(slot, job.ran, job.ran, job.preemptions));  // also one never placed
   }
   if (node >= 0 && drained_[static_cast<size_t>(node)]) {
     reserve_slots(1);

@@ -281,6 +281,36 @@ TEST_F(ControllerStateTest, RestartHoldsOnlyJobsNotEndedAndIdsGoOnAfterTheLarges
   EXPECT_EQ(submit(*c, 0), JobId(302));
 }
 
+// A kill -9 between a job's exit and the durable write of it leaves it recorded running on GPUs
+// a later launch was given (and recorded). The restart asks the executor first and places only
+// the jobs still alive; the other one ends by its restart policy.
+TEST_F(ControllerStateTest, RestartPlacesOnlyLiveJobsWhenAStaleRowSharesTheirGpus) {
+  std::vector<SqlStatement> rows;
+  for (uint32_t id : {1u, 2u}) {
+    LiveJob j;
+    j.id = JobId(id);
+    j.owner = "bob";
+    j.request.command = {"true"};
+    j.request.gpus = 4;
+    j.state = JobState::kRunning;
+    j.node = 0;
+    j.gpu_indexes = {0, 1, 2, 3};
+    j.process = {static_cast<int32_t>(100000 + id), 1};
+    rows.push_back(insert_job_row(j));
+    rows.push_back(update_job_row(j, Time::from_micros(now_us_.load())));
+  }
+  ASSERT_TRUE(store_->write_sync({rows}).is_ok());
+  ScriptedExecutor ex({2});  // job 1 ended while the daemon was down; job 2 still runs
+  auto c = make(ex);
+  settle(*c);
+  EXPECT_EQ(c->job(JobId(1))->state, JobState::kFailed);
+  EXPECT_EQ(c->job(JobId(2))->state, JobState::kRunning);
+  const std::string digest = c->state_digest();
+  EXPECT_NE(digest.find("node 0 free 0 "), std::string::npos) << digest;
+  EXPECT_NE(digest.find("job 2 running gpus 0 1 2 3 "), std::string::npos) << digest;
+  EXPECT_EQ(digest.find("invariants"), std::string::npos) << digest;
+}
+
 // Jobs that ended more than --retain-days ago leave the store and their directories go; newer
 // ones stay.
 TEST_F(ControllerStateTest, RetentionPrunesOldEndedJobsAndTheirDirectories) {
