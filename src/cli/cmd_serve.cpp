@@ -55,6 +55,7 @@ struct ServeArgs {
   std::string log_file;  // empty = stderr
   std::string executor = "local";  // or "slurm"
   std::string slurm_conf;          // empty: SLURM_CONF or /etc/slurm
+  double retain_days = 0;          // 0 = ended jobs stay in the store for ever
 };
 
 Result<std::pair<std::string, int>> parse_listen(const std::string& s) {
@@ -307,6 +308,7 @@ int run_serve(const ServeArgs& a) {
   const Cluster cluster = cfg->cluster;
   server::Controller controller(std::move(*cfg), **store, **executor, metrics);
   controller.set_log(&log);
+  controller.set_retention({Duration::from_seconds(a.retain_days * 86400), a.data_dir + "/jobs"});
   if (Status s = controller.recover(); !s.is_ok()) {
     return report_error(s);
   }
@@ -357,6 +359,10 @@ void add_daemon_command(CLI::App& app, Runner& runner) {
   serve->add_option("--slurm-conf", args->slurm_conf, "slurm.conf for --executor slurm (default: SLURM_CONF)");
   serve->add_option("--gpu-sample", args->gpu_sample_s,
                     "Seconds between NVML samples for the per-GPU metrics (when a driver is present)");
+  serve->add_option("--retain-days", args->retain_days,
+                    "Delete ended jobs (store rows and job directories) this many days after they "
+                    "ended; 0 (default) keeps them (docs/live.md, History and retention)")
+      ->check(CLI::Range(0.0, 36500.0));
   serve->add_flag("--allow-root-jobs", args->allow_root_jobs,
                   "As root, let jobs run as uid 0 (tokens without --unix-user, or mapped to root)");
   serve->add_option("--cgroup-root", args->cgroup_root,

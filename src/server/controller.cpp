@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 
 #include "server/job_records.h"
 
@@ -11,9 +10,6 @@ namespace boreas::server {
 Controller::Controller(ControllerConfig config, Store& store, Executor& executor,
                        MetricsRegistry& metrics)
     : config_(std::move(config)), store_(store), executor_(executor) {
-  for (const Node& n : config_.cluster.nodes) {
-    gpu_owner_.emplace_back(n.gpu_count, 0);
-  }
   drained_.assign(config_.cluster.nodes.size(), false);
   jobs_gauge_ = &metrics.add("boreas_jobs", "Jobs known to the daemon, by state and queue.",
                              MetricType::kGauge, {"state", "queue"});
@@ -96,6 +92,8 @@ void Controller::tick() {
   if (dirty_) {
     timed_round();
   }
+  drop_retired();
+  prune_history(config_.clock());
 }
 
 Duration Controller::timed_round() {
@@ -158,22 +156,13 @@ Status Controller::set_drained(const Caller& who, const std::string& node, bool 
   return r.is_ok() ? Status::ok() : r.status();
 }
 
-Result<LiveJob> Controller::job(JobId id) {
-  return call<Result<LiveJob>>([&]() -> Result<LiveJob> {
-    LiveJob* j = find(id);
-    if (j == nullptr) {
-      return not_found("job " + std::to_string(id.value()) + " does not exist");
-    }
-    return *j;
-  });
-}
-
 std::vector<LiveJob> Controller::jobs() {
   return call<std::vector<LiveJob>>([&] {
     std::vector<LiveJob> out;
     out.reserve(jobs_.size());
-    std::copy_if(jobs_.begin(), jobs_.end(), std::back_inserter(out),
-                 [](const LiveJob& j) { return !j.placeholder; });
+    for (const auto& [id, j] : jobs_) {
+      out.push_back(j);
+    }
     return out;
   });
 }
@@ -190,15 +179,15 @@ void Controller::note(std::string_view event, const nlohmann::json& fields) {
   }
 }
 
-void Controller::write_async(std::vector<SqlStatement> rows) {
-  // The executor's exit record is the source of truth, so losing this write in a crash is
-  // repaired by reconcile() on restart.
-  (void)store_.write({std::move(rows)});
+// The executor's exit record is the source of truth, so losing this write in a crash is repaired
+// by reconcile() at the next start.
+std::future<Status> Controller::write_async(std::vector<SqlStatement> rows) {
+  return store_.write({std::move(rows)});
 }
 
 LiveJob* Controller::find(JobId id) {
-  const uint32_t v = id.value();
-  return v >= 1 && v <= jobs_.size() && !jobs_[v - 1].placeholder ? &jobs_[v - 1] : nullptr;
+  const auto it = jobs_.find(id.value());
+  return it == jobs_.end() ? nullptr : &it->second;
 }
 
 }  // namespace boreas::server

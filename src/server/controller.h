@@ -8,14 +8,18 @@
 #include <functional>
 #include <map>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "core/queue.h"
 #include "core/symbol.h"
 #include "core/topology.h"
 #include "server/executor.h"
+#include "server/job_records.h"
 #include "server/json_log.h"
 #include "server/live_job.h"
 #include "server/metrics.h"
@@ -32,6 +36,18 @@ struct ControllerConfig {
   std::optional<QueueTree> queues;  // nullopt = any queue name is accepted
   Duration poll_interval = Duration::millis(20);
   std::function<Time()> clock;      // wall clock, handed in
+};
+
+// Ended jobs that ended longer than `retain` ago leave the store, and their directories under
+// `jobs_dir` are removed (serve --retain-days); zero keeps them for ever.
+struct Retention {
+  Duration retain;
+  std::string jobs_dir;
+};
+
+struct JobPage {
+  std::vector<LiveJob> jobs;
+  bool more = false;  // a full page: ask again with after = the last id
 };
 
 struct QueueView {
@@ -95,15 +111,22 @@ class Controller {
   Result<LiveJob> checkpoint(const Caller& who, JobId id);
   Status set_drained(const Caller& who, const std::string& node, bool drained);
   void set_log(JsonLog* log) { log_ = log; }  // structured logs; none when null (tests)
+  void set_retention(Retention r) { retention_ = std::move(r); }  // before start()
 
+  // A job in memory (not ended, or ended and its last row not yet durable), else from the store.
   Result<LiveJob> job(JobId id);
-  std::vector<LiveJob> jobs();
+  std::vector<LiveJob> jobs();  // the jobs in memory, by id: every job not ended
+  // Jobs in memory merged with ended jobs read from the store, by id; one page.
+  Result<JobPage> list(const JobQuery& q);
   std::vector<QueueView> queues();
   std::vector<NodeView> nodes();
   std::string node_name(int32_t node) const;
   void refresh_metrics();  // recomputes the state gauges (before a scrape)
   Duration run_round();     // runs a scheduling round now and returns how long it took
   MetricFamily& submit_latency() { return *submit_seconds_; }
+  // The ClusterState the scheduler sees, in API ids and canonical form (invariants checked): two
+  // controllers with the same jobs in the same states give the same text. For tests.
+  std::string state_digest();
 
  private:
   // Runs `f` on the controller thread and returns its result.
@@ -121,54 +144,86 @@ class Controller {
   Pending<Submitted> do_submit(const Caller& who, SubmitRequest req, const std::string& key);
   Pending<Submitted> replay(JobId id, const SubmitRequest& req);
   void settle_submit(JobId id, bool committed);
-  static LiveJob placeholder(JobId id);
-  Status fill_gaps(std::vector<LiveJob>& loaded);
   Pending<LiveJob> do_cancel(const Caller& who, JobId id);
   Pending<LiveJob> do_checkpoint(const Caller& who, JobId id);
   Pending<bool> do_drain(const Caller& who, const std::string& node, bool drained);
+  Status ended_or_missing(JobId id, const std::string& wanted);
   void note(std::string_view event, const nlohmann::json& fields);
   Status validate(const SubmitRequest& req, int32_t& priority) const;
   // controller_deps.cpp: sbatch --dependency
   Status check_dependency_jobs(const SubmitRequest& req) const;
+  std::optional<JobState> state_of_job(JobId id) const;
   bool waits_on_dependency(const LiveJob& job) const;
   void resolve_dependencies(Time now);
   LiveJob* find(JobId id);
   void schedule();
   Status check_allocation(const LiveJob& j) const;
   bool plan_round(Time now);
-  std::vector<JobSpec> round_specs(std::vector<std::vector<GpuId>>& holds) const;
-  void fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now);
-  bool apply_plan(const policy::Plan& plan, const state::ClusterState& st);
+  bool apply_plan(const policy::Plan& plan);
   void preempt(LiveJob& victim);
-  bool awaits_victim(const LiveJob& job) const;
-  std::vector<JobId> holders(const policy::Start& start, const state::ClusterState& st) const;
+  bool awaits_victim(const LiveJob& job);
+  std::vector<JobId> holders(const policy::Start& start) const;
   std::vector<uint32_t> most_free_by_type() const;
   std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
   void explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free);
   JobSpec spec_of(const LiveJob& job);
-  bool take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job);
+  bool take_start(const policy::Start& start, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);
   void apply_exit(const JobExit& e);
   void fail_or_restart(LiveJob& job, const std::string& what);
-  void reconcile(LiveJob& job);
-  void hold_gpus(const LiveJob& job, bool busy);
+  std::vector<JobExit> reconcile();
   LaunchRequest launch_request(const LiveJob& job) const;
-  void write_async(std::vector<SqlStatement> rows);
+  std::future<Status> write_async(std::vector<SqlStatement> rows);
   Status load_drained();
+  void retire(LiveJob& job, std::future<Status> written);
+  void drop_retired();
+  void prune_history(Time now);
+  void forget(const LiveJob& job);
+
+  // The long-lived ClusterState (controller_state.cpp): see the comment there.
+  Status rebuild_state(size_t capacity);
+  void reserve_slots(size_t count);
+  JobId add_slot(JobSpec spec);
+  void enter_state(LiveJob& job);
+  void state_started(const LiveJob& job);
+  void state_left_running(const LiveJob& job, int32_t node);
+  void state_cancelled(const LiveJob& job);
+  void set_stopping(LiveJob& job);
+  void set_aside(LiveJob& job);
+  void bring_back_set_aside();
+  void sync_hold(size_t node);
+  void state_error(const Status& s);
+  JobId slot_of(JobId id) const;
+  uint32_t job_at(GpuId gpu) const;  // the API id of the job holding `gpu`, 0 = free or a drain hold
 
   ControllerConfig config_;
   Store& store_;
   Executor& executor_;
-  std::vector<LiveJob> jobs_;  // index = id - 1; ids with no committed job are placeholders
+  std::map<uint32_t, LiveJob> jobs_;  // by id: jobs not ended, and ended ones until their row is durable
+  std::vector<std::pair<uint32_t, std::future<Status>>> retired_;  // ended jobs' last writes, by id
+  uint32_t last_id_ = 0;  // the largest id given out (or stored)
   std::map<uint32_t, LiveJob> uncommitted_;  // submits whose rows are being stored, by id
-  std::map<std::pair<std::string, std::string>, JobId> idempotent_;  // (owner, key) -> job
-  std::vector<std::vector<uint32_t>> gpu_owner_;  // [node][local index]: the holding job's id, 0 = free
+  std::map<std::pair<std::string, std::string>, JobId> idempotent_;  // (owner, key) -> job in memory
   std::vector<bool> drained_;
   bool dirty_ = true;  // something changed since the last scheduling round
   std::optional<Time> wake_;  // the policy asked to be called again then
+  Retention retention_;
+  Time next_prune_;           // when retention looks for old ended jobs again
+  std::map<std::pair<std::string, std::string>, int64_t> ended_counts_;  // stored ended jobs by (state, queue)
   SymbolTable symbols_;
   JsonLog* log_ = nullptr;
-  std::vector<JobSpec> specs_;  // specs_[id - 1]: what ClusterState and the scheduler see
+
+  // The state's job table is append-only: a slot per job that entered it since this start, and
+  // per drain hold. specs_ has a fixed size per ClusterState (the state keeps a span of it).
+  std::vector<JobSpec> specs_;
+  std::unique_ptr<state::ClusterState> state_;
+  size_t used_slots_ = 0;
+  std::vector<uint32_t> slot_job_;                // slot -> API id; 0 = a drain hold or unused
+  std::unordered_map<uint32_t, JobId> job_slot_;  // API id -> slot, for jobs in memory
+  std::vector<JobId> holds_;                      // per node: the slot holding a drained node's free GPUs
+  std::set<uint32_t> set_aside_;  // pending jobs out of the state until their victims exit or dependencies hold
+  mutable std::unordered_map<uint32_t, JobState> ended_states_;  // ended jobs read from the store for dependencies
+  std::set<uint32_t> unplaced_;                   // at recovery: recorded running, process gone
 
   MetricFamily* jobs_gauge_;
   MetricFamily* gpus_gauge_;

@@ -89,21 +89,33 @@ Pending<Submitted> Controller::do_submit(const Caller& who, SubmitRequest req, c
   if (const auto it = idempotent_.find({who.name, key}); !key.empty() && it != idempotent_.end()) {
     return replay(it->second, req);
   }
+  if (!key.empty()) {  // an ended job's key is in the store only
+    auto first = load_job_by_key(store_, who.name, key);
+    if (!first.is_ok()) {
+      return {first.status(), std::nullopt};
+    }
+    if (*first) {
+      return submit_to_json((*first)->request) == submit_to_json(req)
+                 ? Pending<Submitted>{Submitted{**first, true}, std::nullopt}
+                 : Pending<Submitted>{conflict("Idempotency-Key already used for job " +
+                                               std::to_string((*first)->id.value()) +
+                                               " with a different request; use a new key for a new job"),
+                                      std::nullopt};
+    }
+  }
   int32_t priority = 0;
   Status s = validate(req, priority);
   if (!s.is_ok()) {
     return {s, std::nullopt};
   }
   LiveJob job;
-  job.id = JobId(static_cast<uint32_t>(jobs_.size() + 1));
+  job.id = JobId(++last_id_);
   job.owner = who.name;
   job.request = std::move(req);
   job.priority = priority;
   job.submit = config_.clock();
   job.reason = "waiting for a scheduling round";
   job.idempotency_key = key;
-  jobs_.push_back(placeholder(job.id));  // until the row is durable
-  specs_.push_back(spec_of(job));
   uncommitted_.emplace(job.id.value(), job);
   if (!key.empty()) {
     idempotent_[{who.name, key}] = job.id;
@@ -120,7 +132,11 @@ Pending<Submitted> Controller::replay(JobId id, const SubmitRequest& req) {
     return {conflict("a submit with this Idempotency-Key is still being stored; retry in a moment"),
             std::nullopt};
   }
-  const LiveJob& first = jobs_[id.value() - 1];
+  const LiveJob* found = find(id);
+  if (found == nullptr) {  // ended and forgotten between the lookups: cannot happen on one thread
+    return {internal_error("job " + std::to_string(id.value()) + " left memory with its key"), std::nullopt};
+  }
+  const LiveJob& first = *found;
   if (submit_to_json(first.request) != submit_to_json(req)) {
     return {conflict("Idempotency-Key already used for job " + std::to_string(id.value()) +
                      " with a different request; use a new key for a new job"),
@@ -135,7 +151,8 @@ void Controller::settle_submit(JobId id, bool committed) {
     return;
   }
   if (committed) {
-    const LiveJob& j = jobs_[id.value() - 1] = std::move(it->second);
+    LiveJob& j = jobs_.emplace(id.value(), std::move(it->second)).first->second;
+    enter_state(j);
     dirty_ = true;
     note("job.submitted", {{"job", id.value()}, {"owner", j.owner}, {"queue", j.request.queue},
                            {"gpus", j.request.gpus}});
@@ -145,18 +162,23 @@ void Controller::settle_submit(JobId id, bool committed) {
   uncommitted_.erase(it);
 }
 
-LiveJob Controller::placeholder(JobId id) {
-  LiveJob p;
-  p.id = id;
-  p.placeholder = true;
-  p.state = JobState::kCancelled;  // terminal: no round ever sees it
-  return p;
+// What to say about a job not in memory: it ended (the store has it) or does not exist.
+Status Controller::ended_or_missing(JobId id, const std::string& wanted) {
+  auto stored = load_job(store_, id);
+  if (!stored.is_ok()) {
+    return stored.status();
+  }
+  if (!*stored) {
+    return not_found("job " + std::to_string(id.value()) + " does not exist");
+  }
+  return conflict("job " + std::to_string(id.value()) + " already " + std::string(to_string((*stored)->state)) +
+                  wanted);
 }
 
 Pending<LiveJob> Controller::do_cancel(const Caller& who, JobId id) {
   LiveJob* j = find(id);
   if (j == nullptr) {
-    return {not_found("job " + std::to_string(id.value()) + " does not exist"), std::nullopt};
+    return {ended_or_missing(id, ""), std::nullopt};
   }
   if (is_terminal(j->state)) {
     return {conflict("job " + std::to_string(id.value()) + " already " +
@@ -166,23 +188,31 @@ Pending<LiveJob> Controller::do_cancel(const Caller& who, JobId id) {
   const Time now = config_.clock();
   if (j->state == JobState::kRunning) {
     (void)executor_.cancel(id);
-    j->stopping = true;
+    set_stopping(*j);
     j->reason = "cancelling: SIGTERM sent, SIGKILL after the grace period";
   } else {
     j->state = JobState::kCancelled;
     j->end = now;
     j->reason = "cancelled by " + who.name;
+    state_cancelled(*j);
+    dirty_ = true;
   }
   note("job.cancel", {{"job", id.value()}, {"by", who.name}, {"state", to_string(j->state)}});
   auto durable = store_.write(
       {{update_job_row(*j, now), audit_row(now, who.name, "cancel", job_target(id), "ok", who.peer)}});
-  return {*j, std::move(durable)};
+  if (!is_terminal(j->state)) {
+    return {*j, std::move(durable)};
+  }
+  // The answer waits for this write; memory lets go once a second one, queued behind it, is durable.
+  const LiveJob answer = *j;
+  retire(*j, write_async({update_job_row(*j, now)}));
+  return {answer, std::move(durable)};
 }
 
 Pending<LiveJob> Controller::do_checkpoint(const Caller& who, JobId id) {
   LiveJob* j = find(id);
   if (j == nullptr) {
-    return {not_found("job " + std::to_string(id.value()) + " does not exist"), std::nullopt};
+    return {ended_or_missing(id, "; only running jobs can checkpoint"), std::nullopt};
   }
   if (j->state != JobState::kRunning) {
     return {conflict("job " + std::to_string(id.value()) + " is " +
@@ -191,7 +221,7 @@ Pending<LiveJob> Controller::do_checkpoint(const Caller& who, JobId id) {
   }
   if (!j->stopping) {  // a job already stopping keeps its deadline and its reason
     (void)executor_.preempt(id);
-    j->stopping = true;
+    set_stopping(*j);
     j->reason = "checkpoint requested: SIGUSR1 sent; it goes back to the queue when it stops";
   }
   const Time now = config_.clock();
@@ -205,7 +235,10 @@ Pending<bool> Controller::do_drain(const Caller& who, const std::string& node, b
   if (it == nodes.end()) {
     return {not_found("node `" + node + "` does not exist"), std::nullopt};
   }
-  drained_[static_cast<size_t>(it - nodes.begin())] = drained;
+  const auto n = static_cast<size_t>(it - nodes.begin());
+  drained_[n] = drained;
+  reserve_slots(1);
+  sync_hold(n);
   dirty_ = true;
   const Time now = config_.clock();
   auto durable = store_.write(
@@ -237,7 +270,7 @@ void Controller::apply_exit(const JobExit& e) {
   if (j == nullptr) {
     return;
   }
-  hold_gpus(*j, false);
+  const int32_t node = j->node;
   const Time now = config_.clock();
   if (j->state == JobState::kRunning && e.kind != ExitKind::kNeverRan) {
     j->ran += now - j->start;  // ends when the daemon sees the exit
@@ -272,7 +305,11 @@ void Controller::apply_exit(const JobExit& e) {
   }
   note("job.exited", {{"job", j->id.value()}, {"state", to_string(j->state)}, {"exit_code", e.exit_code},
                       {"reason", j->reason}});
-  write_async({update_job_row(*j, now)});
+  state_left_running(*j, node);
+  auto written = write_async({update_job_row(*j, now)});
+  if (is_terminal(j->state)) {
+    retire(*j, std::move(written));
+  }
 }
 
 }  // namespace boreas::server

@@ -11,19 +11,6 @@
 
 namespace boreas::server {
 
-// Frees only what the job itself holds, so no exit can free GPUs another job was given.
-void Controller::hold_gpus(const LiveJob& job, bool busy) {
-  if (job.node < 0) {
-    return;
-  }
-  auto& owners = gpu_owner_[static_cast<size_t>(job.node)];
-  for (uint32_t g : job.gpu_indexes) {
-    if (g < owners.size() && (busy || owners[g] == job.id.value())) {
-      owners[g] = busy ? job.id.value() : 0;
-    }
-  }
-}
-
 // Most free GPUs on one undrained node, per GPU type; index catalog.size() = any type.
 std::vector<uint32_t> Controller::most_free_by_type() const {
   const Cluster& c = config_.cluster;
@@ -32,7 +19,7 @@ std::vector<uint32_t> Controller::most_free_by_type() const {
     if (drained_[n]) {
       continue;
     }
-    const auto free = static_cast<uint32_t>(std::count(gpu_owner_[n].begin(), gpu_owner_[n].end(), 0u));
+    const uint32_t free = state_->node_free(NodeId(static_cast<uint32_t>(n)));
     if (c.nodes[n].gpu_type) {
       uint32_t& m = most[c.nodes[n].gpu_type->value()];
       m = std::max(m, free);
@@ -58,14 +45,14 @@ std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32
 // started but the daemon could not place keeps the daemon's view: the policy's reason is older.
 void Controller::explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free) {
   const policy::PendingReason r =
-      planned ? policy::PendingReason{} : config_.scheduler->pending_reason(JobId(job.id.value() - 1));
+      planned ? policy::PendingReason{} : config_.scheduler->pending_reason(slot_of(job.id));
   job.reason_kind = std::string(policy::to_string(r.kind));
   job.reason = r.kind == policy::PendingKind::kNone ? why_pending(job, most_free) : policy::describe(r);
 }
 
 JobSpec Controller::spec_of(const LiveJob& job) {
   JobSpec s;
-  s.id = JobId(job.id.value() - 1);  // ClusterState ids are dense from 0
+  s.id = slot_of(job.id);  // the state's id; add_slot gives a new job its own
   s.queue = symbols_.intern(job.request.queue);
   s.user = symbols_.intern(job.owner);
   s.priority_class = symbols_.intern(job.request.priority_class);
@@ -80,11 +67,11 @@ JobSpec Controller::spec_of(const LiveJob& job) {
 }
 
 // Maps a start onto one node's local GPU indexes; false when it spans nodes or a drained node.
-bool Controller::take_start(const policy::Start& start, const state::ClusterState& st, LiveJob& job) {
+bool Controller::take_start(const policy::Start& start, LiveJob& job) {
   std::vector<uint32_t> local;
   int32_t node = -1;
   for (GpuId g : start.gpus) {
-    const int32_t n = static_cast<int32_t>(st.node_of(g).value());
+    const int32_t n = static_cast<int32_t>(state_->node_of(g).value());
     if ((node >= 0 && n != node) || drained_[static_cast<size_t>(n)]) {
       return false;
     }
@@ -94,70 +81,14 @@ bool Controller::take_start(const policy::Start& start, const state::ClusterStat
   job.node = start.gpus.empty() ? 0 : node;
   job.gpu_indexes = std::move(local);
   job.reason_kind.clear();
-  hold_gpus(job, true);
   return true;
 }
 
-// A drained node's free GPUs are held by a non-preemptible placeholder job, so every policy sees
-// them as taken without knowing about drains. A stopping job is not preemptible: it is leaving
-// already, and choosing it again would evict it twice.
-std::vector<JobSpec> Controller::round_specs(std::vector<std::vector<GpuId>>& holds) const {
-  std::vector<JobSpec> specs = specs_;
-  for (size_t i = 0; i < jobs_.size(); ++i) {
-    specs[i].preemptible = specs[i].preemptible && !jobs_[i].stopping;
-  }
-  for (size_t n = 0; n < drained_.size(); ++n) {
-    std::vector<GpuId> free;
-    for (uint32_t g = 0; drained_[n] && g < gpu_owner_[n].size(); ++g) {
-      if (gpu_owner_[n][g] == 0) {
-        free.push_back(GpuId(config_.cluster.nodes[n].first_gpu + g));
-      }
-    }
-    if (!free.empty()) {
-      JobSpec hold;
-      hold.id = JobId(static_cast<uint32_t>(specs.size()));
-      hold.gpus = hold.gpus_per_node = static_cast<uint32_t>(free.size());
-      hold.preemptible = false;
-      specs.push_back(hold);
-      holds.push_back(std::move(free));
-    }
-  }
-  return specs;
-}
-
-bool Controller::awaits_victim(const LiveJob& job) const {
-  return std::any_of(job.waits_for.begin(), job.waits_for.end(),
-                     [&](JobId v) { return jobs_[v.value() - 1].stopping; });
-}
-
-// Each job carries its history (time run, times preempted), so attained-service orders and the
-// per-job preemption cap see what the simulator's long-lived state would. A job whose planned
-// start waits for its victims to exit sits the round out, so the policy cannot evict someone
-// else for it meanwhile.
-void Controller::fill_state(state::ClusterState& st, const std::vector<std::vector<GpuId>>& holds, Time now) {
-  for (LiveJob& j : jobs_) {
-    const JobId sid(j.id.value() - 1);
-    if (j.state == JobState::kPending && (awaits_victim(j) || waits_on_dependency(j))) {
-      continue;
-    }
-    j.waits_for.clear();
-    if (j.state == JobState::kPending || j.state == JobState::kRunning) {
-      (void)st.submit(sid, j.submit);
-      (void)st.restore(sid, j.ran, j.ran, j.preemptions);  // live jobs run at rate 1
-    }
-    if (j.state == JobState::kRunning && j.node >= 0) {
-      std::vector<GpuId> gpus;
-      for (uint32_t g : j.gpu_indexes) {
-        gpus.push_back(GpuId(config_.cluster.nodes[static_cast<size_t>(j.node)].first_gpu + g));
-      }
-      (void)st.start(sid, gpus, j.start);
-    }
-  }
-  for (size_t h = 0; h < holds.size(); ++h) {
-    const JobId sid(static_cast<uint32_t>(specs_.size() + h));
-    (void)st.submit(sid, now);
-    (void)st.start(sid, holds[h], now);
-  }
+bool Controller::awaits_victim(const LiveJob& job) {
+  return std::any_of(job.waits_for.begin(), job.waits_for.end(), [&](JobId v) {
+    const LiveJob* victim = find(v);
+    return victim != nullptr && victim->stopping;
+  });
 }
 
 // A policy charges usage (fair share) until its next round to the GPUs its plan leaves each job
@@ -169,33 +100,30 @@ void Controller::schedule() {
   const Time now = config_.clock();
   resolve_dependencies(now);
   bool waits = plan_round(now);
-  for (size_t i = 0; waits && i < jobs_.size(); ++i) {
+  for (size_t i = 0; waits && i <= jobs_.size(); ++i) {
     waits = plan_round(now);
   }
 }
 
-// One round: rebuild ClusterState from the live table (its job span is fixed at construction and
-// live jobs keep arriving), ask the scheduler for a Plan, carry it out through the executor.
+// One round: the scheduler sees the long-lived state (jobs set aside for their victims come back
+// once those exited), returns a Plan, and the controller carries it out through the executor.
 // True when a planned start waits for victims to exit.
 bool Controller::plan_round(Time now) {
-  std::vector<std::vector<GpuId>> holds;
-  const std::vector<JobSpec> specs = round_specs(holds);
-  state::ClusterState st(config_.cluster, specs, symbols_);
-  fill_state(st, holds, now);
-  const policy::Plan plan = config_.scheduler->schedule(state::ClusterView(st, now));
+  bring_back_set_aside();
+  const policy::Plan plan = config_.scheduler->schedule(state::ClusterView(*state_, now));
   wake_ = plan.wake_at;
   if (!plan.starts.empty() || !plan.preemptions.empty()) {  // rounds that decide nothing stay quiet
     nlohmann::json starts = nlohmann::json::array();
     nlohmann::json preemptions = nlohmann::json::array();
     for (const policy::Start& start : plan.starts) {
-      starts.push_back(start.job.value() + 1);  // API ids
+      starts.push_back(slot_job_[start.job.value()]);  // API ids
     }
-    for (JobId sid : plan.preemptions) {
-      preemptions.push_back(sid.value() + 1);
+    for (JobId slot : plan.preemptions) {
+      preemptions.push_back(slot_job_[slot.value()]);
     }
     note("round", {{"policy", config_.scheduler->name()}, {"starts", starts}, {"preemptions", preemptions}});
   }
-  return apply_plan(plan, st);
+  return apply_plan(plan);
 }
 
 void Controller::preempt(LiveJob& victim) {
@@ -203,7 +131,7 @@ void Controller::preempt(LiveJob& victim) {
     return;  // asked once already; asking again would only delay its SIGTERM
   }
   (void)executor_.preempt(victim.id);
-  victim.stopping = true;
+  set_stopping(victim);
   victim.preemptions += 1;  // counted when the policy decides, as the simulator counts it
   victim.reason = "preempted by the " + std::string(config_.scheduler->name()) +
                   " policy: SIGUSR1 sent; back to the queue when it stops";
@@ -212,11 +140,10 @@ void Controller::preempt(LiveJob& victim) {
 }
 
 // The jobs holding any of the start's GPUs: victims of a preemption, still in their grace period.
-std::vector<JobId> Controller::holders(const policy::Start& start, const state::ClusterState& st) const {
+std::vector<JobId> Controller::holders(const policy::Start& start) const {
   std::vector<JobId> out;
   for (GpuId g : start.gpus) {
-    const size_t n = st.node_of(g).value();
-    const uint32_t owner = gpu_owner_[n][g.value() - config_.cluster.nodes[n].first_gpu];
+    const uint32_t owner = job_at(g);
     if (owner != 0 && std::find(out.begin(), out.end(), JobId(owner)) == out.end()) {
       out.push_back(JobId(owner));
     }
@@ -236,35 +163,41 @@ std::string waiting_for(const std::vector<JobId>& victims, std::string_view poli
 }  // namespace
 
 // Preemptions first, then starts. A victim keeps its GPUs through its grace period, so a start on
-// them waits; the victim's exit triggers the round that places the job again. True when one waits.
-bool Controller::apply_plan(const policy::Plan& plan, const state::ClusterState& st) {
-  for (JobId sid : plan.preemptions) {
-    if (sid.value() < jobs_.size()) {  // else a drain placeholder
-      preempt(jobs_[sid.value()]);
+// them waits (set aside); the victim's exit triggers the round that places the job again. True
+// when one waits.
+bool Controller::apply_plan(const policy::Plan& plan) {
+  for (JobId slot : plan.preemptions) {
+    if (LiveJob* victim = find(JobId(slot_job_[slot.value()]))) {  // else a drain hold
+      preempt(*victim);
     }
   }
   std::vector<LiveJob*> starting;
-  std::vector<bool> planned(jobs_.size(), false);
+  std::set<uint32_t> planned;
   bool waits = false;
   for (const policy::Start& start : plan.starts) {
-    if (start.job.value() >= jobs_.size() || jobs_[start.job.value()].state != JobState::kPending) {
+    LiveJob* j = find(JobId(slot_job_[start.job.value()]));
+    if (j == nullptr || j->state != JobState::kPending) {
       continue;
     }
-    LiveJob& j = jobs_[start.job.value()];
-    planned[start.job.value()] = true;
-    j.waits_for = holders(start, st);
-    if (!j.waits_for.empty()) {
+    planned.insert(j->id.value());
+    j->waits_for = holders(start);
+    if (!j->waits_for.empty()) {
       waits = true;
-      j.reason = waiting_for(j.waits_for, config_.scheduler->name());
-      j.reason_kind.clear();
-    } else if (take_start(start, st, j)) {
-      starting.push_back(&j);
+      j->reason = waiting_for(j->waits_for, config_.scheduler->name());
+      j->reason_kind.clear();
+      set_aside(*j);
+    } else if (take_start(start, *j)) {
+      starting.push_back(j);
     }
   }
+  if (waits) {  // out of the state before the next round
+    reserve_slots(0);
+    state_error(rebuild_state(specs_.size()));
+  }
   const std::vector<uint32_t> most_free = most_free_by_type();
-  for (LiveJob& j : jobs_) {
+  for (auto& [id, j] : jobs_) {
     if (j.state == JobState::kPending && j.node < 0 && j.waits_for.empty() && !waits_on_dependency(j)) {
-      explain_pending(j, planned[j.id.value() - 1], most_free);
+      explain_pending(j, planned.count(id) > 0, most_free);
     }
   }
   launch_all(starting);
@@ -295,6 +228,7 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
   const Time now = config_.clock();
   std::vector<SqlStatement> rows;
   std::vector<LiveJob*> held;
+  std::vector<LiveJob*> failed;
   for (LiveJob* j : starting) {
     j->start = now;
     auto id = executor_.launch(launch_request(*j));
@@ -307,7 +241,7 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
       note("job.started", {{"job", j->id.value()}, {"node", node_name(j->node)}, {"gpus", j->gpu_indexes},
                            {"pid", j->process.pid}, {"attempt", j->attempts}});
     } else {
-      hold_gpus(*j, false);
+      failed.push_back(j);
       j->state = JobState::kFailed;
       j->end = now;
       j->node = -1;
@@ -320,14 +254,21 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
   if (rows.empty()) {
     return;
   }
-  const bool durable = store_.write_sync({std::move(rows)}).is_ok();
+  const Status stored = store_.write_sync({std::move(rows)});
+  const bool durable = stored.is_ok();
+  for (LiveJob* j : failed) {
+    state_cancelled(*j);
+    std::promise<Status> written;
+    written.set_value(stored);
+    retire(*j, written.get_future());
+  }
   for (LiveJob* j : held) {
     if (durable) {
+      state_started(*j);
       (void)executor_.release(j->id);
       continue;
     }
     (void)executor_.abort(j->id);
-    hold_gpus(*j, false);
     j->state = JobState::kPending;
     j->node = -1;
     j->gpu_indexes.clear();
@@ -336,13 +277,19 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
   }
 }
 
-void Controller::reconcile(LiveJob& job) {
-  const AdoptOutcome o = executor_.adopt(launch_request(job), job.process);
-  if (o.alive) {
-    hold_gpus(job, true);
-    return;
+// The jobs recorded running whose process is gone, with how they ended. Asked before the state is
+// built: a job that ended just before a crash may still be recorded on GPUs a later launch got.
+std::vector<JobExit> Controller::reconcile() {
+  std::vector<JobExit> gone;
+  for (auto& [id, j] : jobs_) {
+    if (j.state == JobState::kRunning) {
+      const AdoptOutcome o = executor_.adopt(launch_request(j), j.process);
+      if (!o.alive) {
+        gone.push_back(o.exit ? *o.exit : JobExit{j.id, ExitKind::kLost, -1});
+      }
+    }
   }
-  apply_exit(o.exit ? *o.exit : JobExit{job.id, ExitKind::kLost, -1});
+  return gone;
 }
 
 Status Controller::load_drained() {
@@ -359,54 +306,51 @@ Status Controller::load_drained() {
   return Status::ok();
 }
 
+// Only jobs not ended are read: restart time and memory do not grow with history. Running jobs
+// enter the state on their recorded GPUs, then are adopted or ended by what their process did.
 Status Controller::recover() {
-  auto loaded = load_jobs(store_);
-  if (!loaded.is_ok()) {
-    return loaded.status();
+  BOREAS_RETURN_IF_ERROR(load_drained());
+  auto last = max_job_id(store_);
+  auto loaded = load_active_jobs(store_);
+  if (!last.is_ok() || !loaded.is_ok()) {
+    return last.is_ok() ? loaded.status() : last.status();
   }
-  BOREAS_RETURN_IF_ERROR(fill_gaps(*loaded));
-  jobs_ = std::move(*loaded);
-  specs_.clear();
-  for (const LiveJob& j : jobs_) {
-    specs_.push_back(spec_of(j));
+  last_id_ = *last;
+  auto ended = count_ended_jobs(store_);
+  if (!ended.is_ok()) {
+    return ended.status();
+  }
+  ended_counts_ = std::move(*ended);
+  for (LiveJob& j : *loaded) {
+    BOREAS_RETURN_IF_ERROR(check_allocation(j));
     if (!j.idempotency_key.empty()) {
       idempotent_[{j.owner, j.idempotency_key}] = j.id;
     }
+    const uint32_t id = j.id.value();
+    job_slot_[id] = JobId(static_cast<uint32_t>(used_slots_));
+    specs_.push_back(spec_of(j));
+    slot_job_.push_back(id);
+    used_slots_ += 1;
+    jobs_.emplace(id, std::move(j));
   }
-  for (const LiveJob& j : jobs_) {
-    BOREAS_RETURN_IF_ERROR(check_allocation(j));
+  const auto running = static_cast<size_t>(
+      std::count_if(jobs_.begin(), jobs_.end(), [](const auto& e) { return e.second.state == JobState::kRunning; }));
+  const std::vector<JobExit> gone = reconcile();
+  for (const JobExit& e : gone) {
+    unplaced_.insert(e.job.value());
   }
-  size_t adopted = 0;
-  size_t running = 0;
-  for (LiveJob& j : jobs_) {
-    if (j.state == JobState::kRunning) {
-      running += 1;
-      reconcile(j);
-      adopted += j.state == JobState::kRunning ? 1 : 0;
-    }
+  const Status built = rebuild_state(2 * used_slots_ + 256);
+  unplaced_.clear();
+  if (!built.is_ok()) {
+    return built.with_context("store: the jobs running now do not fit the cluster together: ");
   }
-  const auto gaps = std::count_if(jobs_.begin(), jobs_.end(), [](const LiveJob& j) { return j.placeholder; });
-  note("recovery", {{"jobs", jobs_.size() - static_cast<size_t>(gaps)}, {"recorded_running", running},
-                    {"adopted", adopted}, {"ended_while_down", running - adopted}});
+  for (const JobExit& e : gone) {
+    apply_exit(e);
+  }
+  note("recovery", {{"active_jobs", jobs_.size()}, {"last_id", last_id_}, {"recorded_running", running},
+                    {"adopted", running - gone.size()}, {"ended_while_down", gone.size()}});
   dirty_ = true;
-  return load_drained();
-}
-
-// Ids of submits that never committed leave gaps; placeholders fill them (index = id - 1).
-Status Controller::fill_gaps(std::vector<LiveJob>& loaded) {
-  std::vector<LiveJob> dense;
-  dense.reserve(loaded.size());
-  for (LiveJob& j : loaded) {
-    if (j.id.value() <= dense.size()) {
-      return internal_error("store: job id " + std::to_string(j.id.value()) +
-                            " is out of order; the store may be damaged");
-    }
-    while (dense.size() + 1 < j.id.value()) {
-      dense.push_back(placeholder(JobId(static_cast<uint32_t>(dense.size() + 1))));
-    }
-    dense.push_back(std::move(j));
-  }
-  loaded = std::move(dense);
+  next_prune_ = config_.clock();
   return Status::ok();
 }
 
@@ -465,10 +409,7 @@ std::vector<QueueView> Controller::queues() {
         by_name[q.name] = quota_view(q);
       }
     }
-    for (const LiveJob& j : jobs_) {
-      if (j.placeholder) {
-        continue;
-      }
+    for (const auto& [id, j] : jobs_) {
       QueueView& v = by_name[j.request.queue];
       v.name = j.request.queue;
       v.pending += j.state == JobState::kPending ? 1 : 0;
@@ -490,8 +431,11 @@ std::vector<NodeView> Controller::nodes() {
     for (size_t n = 0; n < c.nodes.size(); ++n) {
       const Node& node = c.nodes[n];
       NodeView v{node.name, node.gpu_type ? c.catalog.at(*node.gpu_type).name : "", node.gpu_count,
-                 0, drained_[n], gpu_owner_[n]};
-      v.free_gpus = static_cast<uint32_t>(std::count(gpu_owner_[n].begin(), gpu_owner_[n].end(), 0u));
+                 0, drained_[n], {}};
+      for (uint32_t g = 0; g < node.gpu_count; ++g) {
+        v.gpu_jobs.push_back(job_at(GpuId(node.first_gpu + g)));
+      }
+      v.free_gpus = static_cast<uint32_t>(std::count(v.gpu_jobs.begin(), v.gpu_jobs.end(), 0u));
       out.push_back(v);
     }
     return out;
@@ -510,10 +454,10 @@ void Controller::refresh_metrics() {
       }
     }
     const Cluster& c = config_.cluster;
-    for (const LiveJob& j : jobs_) {
-      if (j.placeholder) {
-        continue;
-      }
+    for (const auto& [key, count] : ended_counts_) {  // ended jobs that left memory
+      jobs_gauge_->add({key.first, key.second}, static_cast<double>(count));
+    }
+    for (const auto& [id, j] : jobs_) {
       jobs_gauge_->add({std::string(to_string(j.state)), j.request.queue});
       if (j.state == JobState::kRunning && j.node >= 0) {
         const Node& n = c.nodes[static_cast<size_t>(j.node)];
@@ -524,7 +468,8 @@ void Controller::refresh_metrics() {
     for (size_t n = 0; n < c.nodes.size(); ++n) {
       const Node& node = c.nodes[n];
       const std::string type = node.gpu_type ? c.catalog.at(*node.gpu_type).name : "none";
-      for (uint32_t owner : gpu_owner_[n]) {
+      for (uint32_t g = 0; g < node.gpu_count; ++g) {
+        const uint32_t owner = job_at(GpuId(node.first_gpu + g));
         gpus_gauge_->add({drained_[n] ? "drained" : owner != 0 ? "busy" : "free", type});
       }
     }

@@ -118,10 +118,12 @@ class ControllerTest : public ::testing::Test {
     ASSERT_TRUE(ctl_->recover().is_ok());
     ctl_->start();
   }
+  // A restart is a new process: new scheduler objects too.
   void restart() {
     ctl_.reset();
     executor_.reset();
     store_.reset();
+    scheduler_ = new_scheduler_();
     open();
   }
   // Restarts under the boreas policy with these queues on one node of `gpus` GPUs.
@@ -133,7 +135,7 @@ class ControllerTest : public ::testing::Test {
     policy::PolicyOptions options;
     options.tenancy.queues = std::make_shared<QueueTree>(*tree);
     options.tenancy.preemption = preemption;
-    scheduler_ = test_scheduler("boreas", options);
+    new_scheduler_ = [options] { return test_scheduler("boreas", options); };
     restart();
   }
   SubmitRequest sh(const std::string& script, uint32_t gpus = 0) {
@@ -182,7 +184,8 @@ class ControllerTest : public ::testing::Test {
 
   TempDir dir_;
   Cluster cluster_ = test_cluster(2, 4);
-  std::shared_ptr<policy::Scheduler> scheduler_ = test_scheduler();
+  std::function<std::shared_ptr<policy::Scheduler>()> new_scheduler_ = [] { return test_scheduler(); };
+  std::shared_ptr<policy::Scheduler> scheduler_ = new_scheduler_();
   std::optional<QueueTree> queues_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<LocalExecutor> executor_;
@@ -544,10 +547,10 @@ class AttainedSpy final : public policy::Scheduler {
 };
 
 // Attained service (LAS, Gittins, the boreas policy's order) survives a preemption: the time a
-// job ran is stored and each round's rebuilt state carries it.
+// job ran is stored, and the state goes on with it (and is rebuilt with it after a restart).
 TEST_F(ControllerTest, RoundsSeeTheServiceAJobAlreadyReceived) {
   auto spy = std::make_shared<AttainedSpy>();
-  scheduler_ = spy;
+  new_scheduler_ = [spy] { return spy; };
   restart();
   const JobId j = run_until_ready(
       sh("[ -f ckpt ] && exit 0; trap 'touch ckpt; exit 0' USR1; touch ready; while true; do sleep 0.05; done", 2),
@@ -607,7 +610,7 @@ TEST_F(ControllerTest, IdGapsLoadAndNewIdsKeepIncreasing) {
   restart();
   EXPECT_EQ(ctl_->job(JobId(2)).status().code(), ErrorCode::kNotFound);
   wait_state(JobId(3), JobState::kCompleted);
-  EXPECT_EQ(ctl_->jobs().size(), 2u);
+  EXPECT_EQ(ctl_->list({}).value().jobs.size(), 2u);
   auto next = ctl_->submit("alice", sh("true"));
   ASSERT_TRUE(next.is_ok());
   EXPECT_EQ(next->id, JobId(4));
@@ -630,7 +633,7 @@ TEST_F(ControllerTest, IdempotencyKeyReturnsTheFirstJobAcrossARestart) {
   ASSERT_TRUE(after.is_ok());
   EXPECT_TRUE(after->replayed);
   EXPECT_EQ(after->job.id, a->job.id);
-  EXPECT_EQ(ctl_->jobs().size(), 2u);
+  EXPECT_EQ(ctl_->list({}).value().jobs.size(), 2u);
 }
 
 }  // namespace

@@ -43,6 +43,49 @@ std::optional<uint32_t> id_of(const httplib::Request& req) {
   return v == 0 ? std::nullopt : std::optional<uint32_t>(v);
 }
 
+// A query parameter that must be a whole number in [lo, hi]; `fallback` when absent.
+Result<uint32_t> count_param(const httplib::Request& req, const std::string& name, uint32_t fallback,
+                             uint32_t lo, uint32_t hi) {
+  if (!req.has_param(name)) {
+    return fallback;
+  }
+  const std::string v = req.get_param_value(name);
+  const bool digits = !v.empty() && v.size() <= 10 && std::all_of(v.begin(), v.end(), ::isdigit);
+  const uint64_t n = digits ? std::stoull(v) : 0;
+  if (!digits || n < lo || n > hi) {
+    return invalid_argument("query parameter " + name + "=`" + v + "`: use a whole number from " +
+                            std::to_string(lo) + " to " + std::to_string(hi));
+  }
+  return static_cast<uint32_t>(n);
+}
+
+// Empty (any) or one of JobState's names.
+Status check_state_name(const std::string& state) {
+  std::string known;
+  for (JobState st : {JobState::kPending, JobState::kRunning, JobState::kPreempted, JobState::kCompleted,
+                      JobState::kFailed, JobState::kCancelled}) {
+    if (state.empty() || state == to_string(st)) {
+      return Status::ok();
+    }
+    known += (known.empty() ? "" : ", ") + std::string(to_string(st));
+  }
+  return invalid_argument("query parameter state=`" + state + "`: unknown state; use one of " + known);
+}
+
+// GET /v1/jobs?state=&queue=&owner=&after=ID&limit=N (docs/api/openapi.yaml).
+Result<JobQuery> job_query(const httplib::Request& req) {
+  JobQuery q{req.get_param_value("state"), req.get_param_value("queue"), req.get_param_value("owner")};
+  BOREAS_RETURN_IF_ERROR(check_state_name(q.state));
+  auto after = count_param(req, "after", 0, 0, 999'999'999);
+  auto limit = count_param(req, "limit", 1000, 1, 10000);
+  if (!after.is_ok() || !limit.is_ok()) {
+    return after.is_ok() ? limit.status() : after.status();
+  }
+  q.after = *after;
+  q.limit = *limit;
+  return q;
+}
+
 // At most 128 printable ASCII characters (clients send a UUID).
 Status check_idempotency_key(const std::string& key) {
   const bool printable = std::all_of(key.begin(), key.end(), [](char c) { return c > ' ' && c < 127; });
@@ -138,18 +181,6 @@ json gpu_usage_json(const std::vector<uint32_t>& jobs) {
   return out;
 }
 
-// Empty (any) or one of JobState's names.
-Status check_state_name(const std::string& state) {
-  std::string known;
-  for (JobState st : {JobState::kPending, JobState::kRunning, JobState::kPreempted, JobState::kCompleted,
-                      JobState::kFailed, JobState::kCancelled}) {
-    if (state.empty() || state == to_string(st)) {
-      return Status::ok();
-    }
-    known += (known.empty() ? "" : ", ") + std::string(to_string(st));
-  }
-  return invalid_argument("state=" + state + ": unknown state; known: " + known);
-}
 
 // A byte count from the query, or nullopt when absent.
 Result<std::optional<uint64_t>> byte_param(const httplib::Request& req, const std::string& key) {
@@ -240,23 +271,23 @@ void ApiServer::add_job_routes() {
       ex.allow(Action::kReadJob, {}, "", "");
       return;
     }
-    const std::string state = req.get_param_value("state");
-    const std::string queue = req.get_param_value("queue");
-    const std::string owner = req.get_param_value("owner");
-    if (Status s = check_state_name(state); !s.is_ok()) {
-      ex.fail(s, "", "");
+    auto query = job_query(req);
+    auto page = query.is_ok() ? controller_.list(*query) : Result<JobPage>(query.status());
+    if (!page.is_ok()) {
+      ex.fail(page.status(), "", "");
       return;
     }
     json out = json::array();
-    for (const LiveJob& j : controller_.jobs()) {
-      const bool visible = authorize(ex.who(), Action::kReadJob, {j.request.queue, j.owner}) == Decision::kAllow;
-      const bool match = (state.empty() || state == to_string(j.state)) &&
-                         (queue.empty() || queue == j.request.queue) && (owner.empty() || owner == j.owner);
-      if (visible && match) {
+    for (const LiveJob& j : page->jobs) {
+      if (authorize(ex.who(), Action::kReadJob, {j.request.queue, j.owner}) == Decision::kAllow) {
         out.push_back(job_json(controller_, j, ex.who()));
       }
     }
-    send_json(res, 200, {{"jobs", out}});
+    json body = {{"jobs", out}};
+    if (page->more && !page->jobs.empty()) {  // jobs past this page: ask again with after=next_after
+      body["next_after"] = page->jobs.back().id.value();
+    }
+    send_json(res, 200, body);
   });
 
   http_->Get(R"(/v1/jobs/(\d+)(/why)?)", [this](const httplib::Request& req, httplib::Response& res) {

@@ -17,10 +17,11 @@ std::optional<JobState> parse_state(const std::string& s) {
   return std::nullopt;
 }
 
-constexpr const char* kSelect =
+constexpr const char* kColumns =
     "SELECT id, spec, owner, state, allocation, pid, proc_start, submit_us, start_us, end_us, "
     "attempts, COALESCE(exit_code, -1), reason, restarts, "
-    "preemptions, ran_us, COALESCE(idempotency_key, '') FROM jobs ORDER BY id";
+    "preemptions, ran_us, COALESCE(idempotency_key, '') FROM jobs ";
+constexpr const char* kEnded = "('completed', 'failed', 'cancelled')";
 
 Result<LiveJob> job_from_row(const SqlRow& r) {
   LiveJob j;
@@ -111,8 +112,10 @@ SqlStatement audit_row(Time at, const std::string& who, const std::string& actio
           {at.us(), who, action, target, result, peer}};
 }
 
-Result<std::vector<LiveJob>> load_jobs(Store& store) {
-  auto rows = store.query({kSelect, {}});
+namespace {
+
+Result<std::vector<LiveJob>> load_where(Store& store, const std::string& where, std::vector<SqlValue> params) {
+  auto rows = store.query({kColumns + where, std::move(params)});
   if (!rows.is_ok()) {
     return rows.status();
   }
@@ -127,5 +130,81 @@ Result<std::vector<LiveJob>> load_jobs(Store& store) {
   }
   return jobs;
 }
+
+Result<std::optional<LiveJob>> first_of(Result<std::vector<LiveJob>> jobs) {
+  if (!jobs.is_ok()) {
+    return jobs.status();
+  }
+  return jobs->empty() ? std::optional<LiveJob>() : std::optional<LiveJob>(std::move(jobs->front()));
+}
+
+}  // namespace
+
+Result<std::vector<LiveJob>> load_jobs(Store& store) { return load_where(store, "ORDER BY id", {}); }
+
+Result<std::vector<LiveJob>> load_active_jobs(Store& store) {
+  return load_where(store, std::string("WHERE state NOT IN ") + kEnded + " ORDER BY id", {});
+}
+
+Result<std::optional<LiveJob>> load_job(Store& store, JobId id) {
+  return first_of(load_where(store, "WHERE id = ?1", {int64_t{id.value()}}));
+}
+
+Result<std::optional<LiveJob>> load_job_by_key(Store& store, const std::string& owner, const std::string& key) {
+  return first_of(load_where(store, "WHERE owner = ?1 AND idempotency_key = ?2", {owner, key}));
+}
+
+Result<std::vector<LiveJob>> load_ended_jobs(Store& store, const JobQuery& q) {
+  std::string where = std::string("WHERE state IN ") + kEnded + " AND id > ?1";
+  std::vector<SqlValue> params = {int64_t{q.after}};
+  const auto add = [&](const char* column, const std::string& value) {
+    if (!value.empty()) {
+      params.emplace_back(value);
+      where += std::string(" AND ") + column + " = ?" + std::to_string(params.size());
+    }
+  };
+  add("state", q.state);
+  add("queue", q.queue);
+  add("owner", q.owner);
+  params.emplace_back(int64_t{q.limit});
+  where += " ORDER BY id LIMIT ?" + std::to_string(params.size());
+  return load_where(store, where, std::move(params));
+}
+
+Result<uint32_t> max_job_id(Store& store) {
+  auto rows = store.query({"SELECT COALESCE(MAX(id), 0) FROM jobs", {}});
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  return static_cast<uint32_t>(as_int(rows->at(0).at(0)));
+}
+
+Result<EndedCounts> count_ended_jobs(Store& store) {
+  auto rows = store.query({std::string("SELECT state, queue, n FROM job_counts WHERE n > 0 AND state IN ") + kEnded, {}});
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  EndedCounts counts;
+  for (const SqlRow& r : *rows) {
+    counts[{as_text(r[0]), as_text(r[1])}] = as_int(r[2]);
+  }
+  return counts;
+}
+
+Result<std::vector<EndedJob>> ended_before(Store& store, Time cutoff, uint32_t limit) {
+  auto rows = store.query({std::string("SELECT id, state, queue FROM jobs WHERE state IN ") + kEnded +
+                               " AND end_us < ?1 ORDER BY end_us LIMIT ?2",
+                           {cutoff.us(), int64_t{limit}}});
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  std::vector<EndedJob> out;
+  for (const SqlRow& r : *rows) {
+    out.push_back({JobId(static_cast<uint32_t>(as_int(r[0]))), as_text(r[1]), as_text(r[2])});
+  }
+  return out;
+}
+
+SqlStatement delete_job_row(JobId id) { return {"DELETE FROM jobs WHERE id = ?1", {int64_t{id.value()}}}; }
 
 }  // namespace boreas::server

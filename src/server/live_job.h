@@ -61,9 +61,6 @@ struct LiveJob {
   bool stopping = false;         // asked to stop (preempt, checkpoint, cancel); holds its GPUs until it exits
   std::vector<JobId> waits_for;  // stopping jobs whose GPUs the policy gave this pending job
   std::string reason_kind;       // while pending: the policy's PendingKind name, empty when it gave none
-  // An id with no committed job behind it (its submit is being stored, or failed to be): invisible
-  // to the API, never scheduled. Ids need not be dense; the in-memory table fills their gaps.
-  bool placeholder = false;
 };
 
 }  // namespace boreas::server

@@ -60,6 +60,30 @@ constexpr std::array kMigrations = {
               "ALTER TABLE jobs ADD COLUMN idempotency_key TEXT;"
               "CREATE UNIQUE INDEX jobs_by_idempotency_key ON jobs(owner, idempotency_key)"
               "  WHERE idempotency_key IS NOT NULL;"},
+    // jobs_by_state (migration 1) already finds the active jobs a restart loads and pages ended
+    // jobs by id (SQLite appends the rowid, which is the id, to every index). Counting ended jobs
+    // at start would read every row; triggers keep the counts instead.
+    Migration{9, "jobs counted by state and queue (kept by triggers); ended jobs by end time, for retention",
+              "CREATE TABLE job_counts ("
+              "  state TEXT NOT NULL,"
+              "  queue TEXT NOT NULL,"
+              "  n INTEGER NOT NULL,"
+              "  PRIMARY KEY (state, queue));"
+              "INSERT INTO job_counts SELECT state, queue, COUNT(*) FROM jobs GROUP BY state, queue;"
+              "CREATE TRIGGER job_counts_insert AFTER INSERT ON jobs BEGIN"
+              "  INSERT INTO job_counts VALUES (new.state, new.queue, 1)"
+              "    ON CONFLICT(state, queue) DO UPDATE SET n = n + 1;"
+              "END;"
+              "CREATE TRIGGER job_counts_update AFTER UPDATE OF state ON jobs WHEN old.state != new.state BEGIN"
+              "  UPDATE job_counts SET n = n - 1 WHERE state = old.state AND queue = old.queue;"
+              "  INSERT INTO job_counts VALUES (new.state, new.queue, 1)"
+              "    ON CONFLICT(state, queue) DO UPDATE SET n = n + 1;"
+              "END;"
+              "CREATE TRIGGER job_counts_delete AFTER DELETE ON jobs BEGIN"
+              "  UPDATE job_counts SET n = n - 1 WHERE state = old.state AND queue = old.queue;"
+              "END;"
+              "CREATE INDEX jobs_ended_by_end ON jobs(end_us)"
+              "  WHERE state IN ('completed', 'failed', 'cancelled');"},
 };
 
 }  // namespace
