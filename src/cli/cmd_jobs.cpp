@@ -1,8 +1,10 @@
 // The job commands Slurm users reach for: `jobs` (squeue), `cancel` (scancel), `logs` (the
 // output files), `why` (squeue's reason, and where a running job runs).
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include <httplib.h>
@@ -34,10 +36,34 @@ struct JobsArgs {
   std::string name;
   std::string format;
   bool noheader = false;
+  uint32_t page_size = 0;  // jobs per GET /v1/jobs page; 0 = the daemon's default
   double watch_s = 0;
 };
 
-// GET /v1/jobs filtered by owner and queue on the server, by state and name here.
+// Every page of GET /v1/jobs with these parameters (the daemon pages by id: next_after).
+Status fetch_pages(const ClientArgs& a, httplib::Params params, uint32_t page_size, std::map<uint64_t, json>& out) {
+  if (page_size > 0) {
+    params.emplace("limit", std::to_string(page_size));
+  }
+  for (std::string after = "0";;) {
+    params.erase("after");
+    params.emplace("after", after);
+    auto r = request(a, "GET", "/v1/jobs?" + httplib::detail::params_to_query_str(params));
+    if (!r.is_ok()) {
+      return r.status();
+    }
+    for (const json& job : (*r)["jobs"]) {
+      out[job.value("id", uint64_t{0})] = job;
+    }
+    if (!r->contains("next_after")) {
+      return Status::ok();
+    }
+    after = std::to_string((*r)["next_after"].get<uint64_t>());
+  }
+}
+
+// GET /v1/jobs filtered by owner, queue and each state on the server (so the active jobs cost
+// the same with any history), by name here; by id.
 Result<json> fetch_jobs(const ClientArgs& a, const JobsArgs& j, const std::vector<std::string>& states) {
   httplib::Params params;
   if (!j.user.empty()) {
@@ -46,16 +72,18 @@ Result<json> fetch_jobs(const ClientArgs& a, const JobsArgs& j, const std::vecto
   if (!j.queue.empty()) {
     params.emplace("queue", j.queue);
   }
-  const std::string query = httplib::detail::params_to_query_str(params);
-  auto r = request(a, "GET", "/v1/jobs" + (query.empty() ? "" : "?" + query));
-  if (!r.is_ok()) {
-    return r;
+  std::map<uint64_t, json> by_id;
+  for (size_t i = 0; i < std::max<size_t>(states.size(), 1); ++i) {
+    httplib::Params p = params;
+    if (!states.empty()) {
+      p.emplace("state", states[i]);
+    }
+    BOREAS_RETURN_IF_ERROR(fetch_pages(a, std::move(p), j.page_size, by_id));
   }
   json kept = json::array();
-  for (const json& job : (*r)["jobs"]) {
-    const bool state_ok = states.empty() || std::find(states.begin(), states.end(), job.value("state", "")) != states.end();
-    if (state_ok && (j.name.empty() || job["request"].value("name", "") == j.name)) {
-      kept.push_back(job);
+  for (auto& [id, job] : by_id) {
+    if (j.name.empty() || job["request"].value("name", "") == j.name) {
+      kept.push_back(std::move(job));
     }
   }
   return json{{"jobs", kept}};
@@ -125,6 +153,9 @@ void add_jobs(CLI::App& app, Runner& runner) {
                   "wide, json, yaml, or a comma-separated column list (id,name,user,queue,state,time,gpus,"
                   "nodelist,gpu_type,qos,time_limit,submit_time,start_time,exit,node,reason,command)");
   cmd->add_flag("--noheader", j->noheader, "Leave out the header line");
+  cmd->add_option("--page-size", j->page_size, "Jobs per API page (tests; default: the daemon's)")
+      ->check(CLI::Range(1, 10000))
+      ->group("");  // hidden
   cmd->add_option("-i,--iterate,--watch", j->watch_s, "Redraw every N seconds until interrupted")
       ->check(CLI::Range(0.1, 3600.0));
   cmd->callback([&runner, a, j] { runner.action = [a, j] { return run_jobs(*a, *j); }; });

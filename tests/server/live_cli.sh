@@ -56,6 +56,10 @@ header=$(b jobs | head -1)
 [ "$(echo $header)" = "JOBID NAME USER QUEUE STATE TIME GPUS NODELIST(REASON)" ] || fail "jobs header: $header"
 [ "$(b jobs --noheader -o id)" = "$sleeper" ] || fail "active jobs: '$(b jobs --noheader -o id)', not $sleeper alone"
 b jobs --all --noheader -o id,state | grep -qx "$script *completed" || fail "--all does not list $script as completed"
+# The daemon pages GET /v1/jobs by id: the CLI follows every page, and asks for active jobs by
+# state, so the running job (newest id) shows whatever the history before it.
+[ "$(b jobs --all --noheader -o id --page-size 2 | wc -l)" = "$sleeper" ] || fail "--all over pages of 2 lost jobs"
+[ "$(b jobs --noheader -o id --page-size 2)" = "$sleeper" ] || fail "active jobs over pages of 2: not $sleeper alone"
 loud "valid states: pending, running" b jobs --state bogus
 loud "unknown column \`bogus\`" b jobs -o id,bogus
 b why "$sleeper" | grep -q "^running on node-[a-z0-9-]* (GPUs [0-7]) since 20[0-9-]*T[0-9:]*Z (for [0-9]:[0-9][0-9])$" || fail "why: $(b why "$sleeper")"
