@@ -146,6 +146,21 @@ std::unique_ptr<server::GpuTelemetry> start_gpu_telemetry(server::GpuProbe* prob
   return telemetry;
 }
 
+// The cluster node whose GPUs NVML samples here: the node named like this host, else the only
+// node of a one-node spec (the local executor's case); none with the Slurm executor, whose jobs
+// run on other machines.
+std::string telemetry_node(const Cluster& cluster, const std::string& executor) {
+  if (executor == "slurm") {
+    return "";
+  }
+  for (const Node& n : cluster.nodes) {
+    if (n.name == host_name()) {
+      return n.name;
+    }
+  }
+  return cluster.nodes.size() == 1 ? cluster.nodes[0].name : "";
+}
+
 // The signals the daemon handles, blocked in every thread: one thread takes them with sigwait.
 sigset_t daemon_signals() {
   sigset_t set;
@@ -315,6 +330,8 @@ int run_serve(const ServeArgs& a) {
   server::ApiOptions api_options;
   api_options.allow_root_jobs = a.allow_root_jobs;
   api_options.jobs_dir = a.data_dir + "/jobs";
+  api_options.telemetry = telemetry.get();
+  api_options.telemetry_node = telemetry_node(cluster, a.executor);
   server::ApiServer api(controller, **store, metrics, api_options);
   api.set_log(&log);
   auto port = api.bind(listen->first, listen->second);

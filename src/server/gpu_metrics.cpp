@@ -27,7 +27,8 @@ GpuTelemetry::GpuTelemetry(GpuProbe& probe, MetricsRegistry& metrics, std::strin
 GpuTelemetry::~GpuTelemetry() { stop(); }
 
 void GpuTelemetry::sample_once() {
-  for (const GpuSample& s : probe_.sample()) {
+  std::vector<GpuSample> samples = probe_.sample();
+  for (const GpuSample& s : samples) {
     const std::string type = s.index < types_.size() ? types_[s.index] : std::string();
     const LabelValues labels = {std::to_string(s.index), node_, type};
     utilization_->set(labels, s.utilization_pct / 100.0);
@@ -35,6 +36,13 @@ void GpuTelemetry::sample_once() {
     temperature_->set(labels, s.temperature_c);
     power_->set(labels, s.power_mw / 1000.0);
   }
+  std::lock_guard lock(mu_);
+  latest_ = std::move(samples);
+}
+
+std::vector<GpuSample> GpuTelemetry::latest() const {
+  std::lock_guard lock(mu_);
+  return latest_;
 }
 
 void GpuTelemetry::start(Duration interval) {

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/time.h"
 #include "server/gpu_probe.h"
@@ -22,6 +23,7 @@ class GpuTelemetry {
   GpuTelemetry& operator=(const GpuTelemetry&) = delete;
 
   void sample_once();  // one sample into the gauges (the thread calls this; so do tests)
+  std::vector<GpuSample> latest() const;  // the last sample, by NVML index (empty before the first)
   void start(Duration interval);
   void stop();
 
@@ -33,8 +35,9 @@ class GpuTelemetry {
   MetricFamily* memory_used_;
   MetricFamily* temperature_;
   MetricFamily* power_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
+  std::vector<GpuSample> latest_;  // guarded by mu_
   bool stopping_ = false;
   std::thread thread_;
 };

@@ -5,30 +5,18 @@
 #include <atomic>
 #include <thread>
 
+#include "server/fake_gpu_probe.h"
 #include "server/test_util.h"
 
 namespace boreas::server {
 namespace {
-
-// A probe with fixed readings: the fake stands only at the NVML boundary (GpuProbe).
-class FakeProbe final : public GpuProbe {
- public:
-  std::vector<GpuDevice> devices() override {
-    return {{0, "NVIDIA H100 80GB HBM3", 85'899'345'920}, {1, "NVIDIA H100 80GB HBM3", 85'899'345'920}};
-  }
-  std::vector<GpuSample> sample() override {
-    ++samples;
-    return {{0, 42, 1'073'741'824, 61, 312'500}, {1, 0, 0, 35, 70'000}};
-  }
-  std::atomic<int> samples{0};
-};
 
 bool has_line(const std::string& text, const std::string& line) {
   return text.find("\n" + line + "\n") != std::string::npos;
 }
 
 TEST(GpuTelemetry, ExportsEachGpuInPrometheusUnits) {
-  FakeProbe probe;
+  FakeGpuProbe probe;
   MetricsRegistry metrics;
   GpuTelemetry telemetry(probe, metrics, "host1");
   telemetry.sample_once();
@@ -49,7 +37,7 @@ TEST(GpuTelemetry, ExportsEachGpuInPrometheusUnits) {
 }
 
 TEST(GpuTelemetry, SamplesInTheBackgroundUntilStopped) {
-  FakeProbe probe;
+  FakeGpuProbe probe;
   MetricsRegistry metrics;
   GpuTelemetry telemetry(probe, metrics, "host1");
   telemetry.start(Duration::millis(1));

@@ -10,6 +10,7 @@
 
 #include "core/status.h"
 #include "server/controller.h"
+#include "server/gpu_metrics.h"
 #include "server/http_listener.h"
 #include "server/json_log.h"
 #include "server/metrics.h"
@@ -22,6 +23,10 @@ struct ApiOptions {
   bool allow_root_jobs = false;  // `serve --allow-root-jobs`: see job_account() in tokens.h
   ListenerLimits limits;          // connections, per-peer cap, request deadline (http_listener.h)
   std::string jobs_dir;           // <jobs_dir>/<id>/stdout.log, stderr.log: GET /v1/jobs/{id}/logs
+  // NVML samples of this machine's GPUs, shown on the cluster node they describe (GET /v1/nodes);
+  // none when null or the node is empty.
+  const GpuTelemetry* telemetry = nullptr;
+  std::string telemetry_node;
 };
 
 class ApiServer {

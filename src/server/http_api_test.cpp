@@ -9,6 +9,7 @@
 
 #include <thread>
 
+#include "server/fake_gpu_probe.h"
 #include "server/local_executor.h"
 #include "server/test_cluster.h"
 #include "server/test_util.h"
@@ -170,6 +171,39 @@ TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
     }
   }
   EXPECT_EQ(checked, 15);
+}
+
+// NVML's latest sample shows on the GPUs of the node it describes (ApiOptions::telemetry_node),
+// from the fake probe's fixed readings; other nodes and GPUs the probe does not report carry none.
+TEST_F(ApiTest, NodesCarryTheLatestGpuSampleOfTheirMachine) {
+  FakeGpuProbe probe;
+  MetricsRegistry gpu_metrics;
+  GpuTelemetry telemetry(probe, gpu_metrics, "host");
+  telemetry.sample_once();
+  ApiOptions options;
+  options.telemetry = &telemetry;
+  options.telemetry_node = "node1";
+  MetricsRegistry api_metrics;
+  ApiServer api(*ctl_, *store_, api_metrics, options);
+  auto port = api.bind("127.0.0.1", 0);
+  ASSERT_TRUE(port.is_ok());
+  std::thread serving([&] { api.run(); });
+  httplib::Client c("127.0.0.1", *port);
+  auto res = c.Get("/v1/nodes", {{"Authorization", "Bearer " + token_}});
+  api.stop();
+  serving.join();
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  const auto nodes = nlohmann::json::parse(res->body)["nodes"];
+  ASSERT_EQ(nodes.size(), 2u);
+  const auto& gpus = nodes[1]["gpu_usage"];
+  EXPECT_EQ(gpus[0]["temperature_c"], 61);
+  EXPECT_EQ(gpus[0]["power_w"], 312.5);
+  EXPECT_EQ(gpus[0]["utilization"], 42);
+  EXPECT_EQ(gpus[1]["temperature_c"], 35);
+  EXPECT_EQ(gpus[1]["power_w"], 70.0);
+  EXPECT_FALSE(gpus[2].contains("temperature_c"));
+  EXPECT_FALSE(nodes[0]["gpu_usage"][0].contains("temperature_c"));
 }
 
 TEST_F(ApiTest, WhoamiNamesTheTokensRoleAndQueues) {

@@ -181,6 +181,18 @@ json gpu_usage_json(const std::vector<uint32_t>& jobs) {
   return out;
 }
 
+// The latest NVML sample of each GPU, on the entries of the node it describes.
+void add_telemetry(json& gpu_usage, const std::vector<GpuSample>& samples) {
+  for (const GpuSample& s : samples) {
+    if (s.index < gpu_usage.size()) {
+      json& gpu = gpu_usage[s.index];
+      gpu["temperature_c"] = s.temperature_c;
+      gpu["power_w"] = s.power_mw / 1000.0;
+      gpu["utilization"] = s.utilization_pct;
+    }
+  }
+}
+
 
 // A byte count from the query, or nullopt when absent.
 Result<std::optional<uint64_t>> byte_param(const httplib::Request& req, const std::string& key) {
@@ -370,8 +382,12 @@ void ApiServer::add_cluster_routes() {
     }
     json out = json::array();
     for (const NodeView& n : controller_.nodes()) {
+      json usage = gpu_usage_json(n.gpu_jobs);
+      if (options_.telemetry != nullptr && n.name == options_.telemetry_node) {
+        add_telemetry(usage, options_.telemetry->latest());
+      }
       out.push_back({{"name", n.name}, {"gpu_type", n.gpu_type}, {"gpus", n.gpus}, {"free_gpus", n.free_gpus},
-                     {"drained", n.drained}, {"gpu_usage", gpu_usage_json(n.gpu_jobs)}});
+                     {"drained", n.drained}, {"gpu_usage", std::move(usage)}});
     }
     send_json(res, 200, {{"nodes", out}});
   });
