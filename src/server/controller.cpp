@@ -19,6 +19,8 @@ Controller::Controller(ControllerConfig config, Store& store, Executor& executor
                                    MetricType::kGauge, {"queue", "type"});
   queue_guarantee_gauge_ = &metrics.add("boreas_queue_guarantee_gpus", "GPUs guaranteed to a queue, by GPU type "
                                         "as its quota names it ('*' = any).", MetricType::kGauge, {"queue", "gpu_type"});
+  store_errors_ = &metrics.add("boreas_store_errors_total", "Store (SQLite) writes whose commit failed and "
+                               "reads that failed, since the daemon started.", MetricType::kCounter, {"op"});
   const std::vector<double> buckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                        0.01,   0.025,   0.05,   0.1,   0.25,   1};
   round_seconds_ = &metrics.add("boreas_schedule_round_seconds", "Duration of a scheduling round.",

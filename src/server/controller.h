@@ -229,6 +229,7 @@ class Controller {
   MetricFamily* gpus_gauge_;
   MetricFamily* queue_gpus_gauge_;
   MetricFamily* queue_guarantee_gauge_;
+  MetricFamily* store_errors_;
   MetricFamily* round_seconds_;
   MetricFamily* submit_seconds_;
 

@@ -448,6 +448,9 @@ void Controller::refresh_metrics() {
     gpus_gauge_->clear();
     queue_gpus_gauge_->clear();
     queue_guarantee_gauge_->clear();
+    store_errors_->clear();  // the store counts; a scrape reads its totals
+    store_errors_->add({"write"}, static_cast<double>(store_.write_errors()));
+    store_errors_->add({"read"}, static_cast<double>(store_.read_errors()));
     for (const QueueSpec& q : config_.queues ? config_.queues->queues : std::vector<QueueSpec>{}) {
       for (const GpuQuota& quota : q.quotas) {
         queue_guarantee_gauge_->add({q.name, quota.gpu_type}, quota.guaranteed);

@@ -1,5 +1,7 @@
 #include "server/store.h"
 
+#include <algorithm>
+
 #include <sqlite3.h>
 
 #include "server/migrations.h"
@@ -156,19 +158,29 @@ void Store::commit_batch(std::deque<Pending>& batch) {
   if (!committed.is_ok() && begun.is_ok()) {
     (void)sql_exec(writer_db_, "ROLLBACK;");
   }
+  std::vector<Status> answers;
+  answers.reserve(batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    answers.push_back(committed.is_ok() ? results[i] : committed);
+  }
   {
     std::lock_guard lock(mu_);
     commits_ += committed.is_ok() ? 1 : 0;
+    write_errors_ += static_cast<uint64_t>(
+        std::count_if(answers.begin(), answers.end(), [](const Status& s) { return !s.is_ok(); }));
   }
   for (size_t i = 0; i < batch.size(); ++i) {
-    batch[i].done.set_value(committed.is_ok() ? results[i] : committed);
+    batch[i].done.set_value(std::move(answers[i]));
   }
 }
 
 Result<std::vector<SqlRow>> Store::query(const SqlStatement& q) {
   std::lock_guard lock(reader_mu_);
   std::vector<SqlRow> rows;
-  BOREAS_RETURN_IF_ERROR(sql_run(reader_db_, q, &rows));
+  if (Status s = sql_run(reader_db_, q, &rows); !s.is_ok()) {
+    read_errors_ += 1;
+    return s;
+  }
   return rows;
 }
 
@@ -181,5 +193,12 @@ uint64_t Store::transactions_committed() const {
   std::lock_guard lock(mu_);
   return commits_;
 }
+
+uint64_t Store::write_errors() const {
+  std::lock_guard lock(mu_);
+  return write_errors_;
+}
+
+uint64_t Store::read_errors() const { return read_errors_.load(); }
 
 }  // namespace boreas::server

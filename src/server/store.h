@@ -3,6 +3,7 @@
 // Writers queue mutations; one writer thread commits everything queued in one transaction and
 // then acknowledges each mutation, so durability does not cost throughput (ARCHITECTURE §6).
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -45,6 +46,9 @@ class Store {
 
   int32_t schema_version();
   uint64_t transactions_committed() const;
+  // Mutations whose commit failed, and failed reads, since the store opened (for /metrics).
+  uint64_t write_errors() const;
+  uint64_t read_errors() const;
 
  private:
   struct Pending {
@@ -63,6 +67,8 @@ class Store {
   std::deque<Pending> queue_;
   bool stopping_ = false;
   uint64_t commits_ = 0;
+  uint64_t write_errors_ = 0;  // guarded by mu_
+  std::atomic<uint64_t> read_errors_{0};
   std::thread writer_;
 };
 

@@ -69,6 +69,10 @@ TEST(Store, FailingMutationDoesNotSpoilItsGroup) {
   EXPECT_NE(s.message().find("UNIQUE"), std::string::npos) << s.message();
   EXPECT_TRUE(b.get().is_ok());
   EXPECT_EQ(count_jobs(**store), 2);
+  EXPECT_EQ((*store)->write_errors(), 1u);  // boreas_store_errors_total{op="write"}
+  EXPECT_EQ((*store)->read_errors(), 0u);
+  EXPECT_FALSE((*store)->query({"SELECT nothing FROM nowhere", {}}).is_ok());
+  EXPECT_EQ((*store)->read_errors(), 1u);
 }
 
 TEST(Store, AcknowledgedWritesSurviveReopen) {
