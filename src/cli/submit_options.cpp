@@ -125,6 +125,10 @@ void define_submit_options(CLI::App& cmd, SubmitArgs& s) {
   cmd.add_option("-a,--array", s.array,
                  "A job array: 0-9, 1,3,5-7, or 0-99%4 (at most 4 at once); one job per index, named "
                  "NAME_i, with SLURM_ARRAY_TASK_ID and BOREAS_ARRAY_TASK_ID set");
+  cmd.add_option("-o,--output", s.output,
+                 "Write standard output to this file instead of DATA/jobs/ID/stdout.log (sbatch -o): %j is the "
+                 "job id, %x its name, %a the array index; relative to the working directory");
+  cmd.add_option("-e,--error", s.error, "Write standard error to this file (sbatch -e); the same patterns");
   cmd.add_flag("--parsable", s.parsable, "Print only the job id");
 }
 
@@ -154,7 +158,7 @@ Result<SubmitArgs> read_directives(const std::string& script_text, const std::st
 SubmitArgs merge(SubmitArgs c, const SubmitArgs& script) {
   for (auto member : {&SubmitArgs::gpus, &SubmitArgs::gpu_type, &SubmitArgs::queue, &SubmitArgs::qos,
                       &SubmitArgs::time, &SubmitArgs::name, &SubmitArgs::restart, &SubmitArgs::dependency,
-                      &SubmitArgs::array}) {
+                      &SubmitArgs::array, &SubmitArgs::output, &SubmitArgs::error}) {
     if ((c.*member).empty()) {
       c.*member = script.*member;
     }
@@ -205,6 +209,19 @@ json array_task_body(json body, uint32_t task, uint32_t after) {
   const std::string index = std::to_string(task);
   body["name"] = body.value("name", "") + "_" + index;
   body["env"] = {{"SLURM_ARRAY_TASK_ID", index}, {"BOREAS_ARRAY_TASK_ID", index}};
+  for (const char* key : {"output", "error"}) {  // sbatch's %a: the task's index
+    if (body.contains(key)) {
+      std::string path = body[key].get<std::string>();
+      for (size_t at = path.find("%a"); at != std::string::npos; at = path.find("%a", at + index.size())) {
+        if (at > 0 && path[at - 1] == '%') {
+          at += 1;  // "%%a" is a literal "%a"
+          continue;
+        }
+        path.replace(at, 2, index);
+      }
+      body[key] = path;
+    }
+  }
   if (after != 0) {
     const std::string own = body.value("dependency", "");
     body["dependency"] = (own.empty() ? "" : own + ",") + "afterany:" + std::to_string(after);
@@ -225,6 +242,12 @@ Result<json> submit_body(const SubmitArgs& s, const std::string& cwd) {
   }
   if (!s.dependency.empty()) {
     body["dependency"] = s.dependency;  // likewise
+  }
+  if (!s.output.empty()) {
+    body["output"] = s.output;  // %j, %x: the daemon expands and checks them
+  }
+  if (!s.error.empty()) {
+    body["error"] = s.error;
   }
   return body;
 }

@@ -23,6 +23,8 @@ struct SubmitArgs {
   std::string restart;     // --restart never|on-failure[:N]
   std::string dependency;  // -d/--dependency afterok:ID[:ID],afterany:ID
   std::string array;       // -a/--array 0-9, 1,3,5-7, with %N: at most N at once
+  std::string output;      // -o/--output: the stdout file pattern (%j, %x; %a in arrays)
+  std::string error;       // -e/--error: the stderr file pattern
   bool parsable = false;   // --parsable: print only the id
   std::vector<std::string> command;  // the program and its arguments, or a script and its
 };

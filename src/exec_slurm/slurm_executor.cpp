@@ -88,6 +88,17 @@ Result<slurm::SubmitRequest> SlurmExecutor::submit_request(const LaunchRequest& 
     s.output = dir + "/stdout.log";
     s.cwd = s.cwd.empty() ? dir : s.cwd;
   }
+  // sbatch -o/-e as given (relative to --chdir, as Slurm reads them); '%' is Slurm's escape too,
+  // so the expanded path is written with each '%' doubled.
+  const auto literal = [](const std::string& path) {
+    std::string out;
+    for (char c : path) {
+      out += c == '%' ? std::string("%%") : std::string(1, c);
+    }
+    return out;
+  };
+  s.output = req.stdout_path.empty() ? s.output : literal(req.stdout_path);
+  s.error = literal(req.stderr_path);
   s.time_limit_min = req.time_limit > Duration::zero() ? minutes_rounded_up(req.time_limit) : 0;
   return s;
 }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "server/controller.h"
+#include "server/output_path.h"
 #include "server/job_records.h"
 #include "state/cluster_view.h"
 
@@ -219,6 +220,8 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
   r.time_limit = job.request.time_limit;
   r.started = job.start;
   r.user = job.request.run_as;
+  r.stdout_path = expand_output_pattern(job.request.output, job.id, job.request.name);
+  r.stderr_path = expand_output_pattern(job.request.error, job.id, job.request.name);
   return r;
 }
 

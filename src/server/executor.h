@@ -30,6 +30,10 @@ struct LaunchRequest {
   Time started;                       // wall time the job started (time limits count from it)
   std::string user;  // Unix account to run as; empty = the daemon's own (refused as root, see docs/live.md)
   std::vector<NodeGpus> placement;    // every node it runs on (for executors that span machines)
+  // sbatch -o/-e with %j and %x expanded (server/output_path.h); empty = the executor's own files.
+  // A relative path is relative to the job's working directory.
+  std::string stdout_path;
+  std::string stderr_path;
 };
 
 // Variables the executor sets and a job may not: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,

@@ -11,6 +11,7 @@
 #include "server/http_util.h"
 #include "server/job_json.h"
 #include "server/job_logs.h"
+#include "server/output_path.h"
 #include "server/job_records.h"
 #include "server/tokens.h"
 
@@ -228,6 +229,16 @@ void ApiServer::add_log_routes() {
     const Status bad = !file.is_ok() ? file.status() : !offset.is_ok() ? offset.status() : !tail.is_ok() ? tail.status() : Status::ok();
     if (!bad.is_ok()) {
       ex.fail(bad, "", "");
+      return;
+    }
+    // A file the job chose (sbatch -o/-e) is read where it is, not through the daemon: the job's
+    // account could swap it for a link to a file only the daemon may read.
+    const std::string& chosen = stream == "stderr" ? job->request.error : job->request.output;
+    if (!chosen.empty()) {
+      ex.fail(conflict("job " + std::to_string(job->id.value()) + " writes its " + stream + " to " +
+                       expand_output_pattern(chosen, job->id, job->request.name) +
+                       " (submitted with -o/-e); read it there"),
+              "", "");
       return;
     }
     auto chunk = read_log_chunk(options_.jobs_dir + "/" + std::to_string(job->id.value()) + "/" + *file, *offset,

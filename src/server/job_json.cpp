@@ -4,6 +4,7 @@
 
 #include "core/duration.h"
 #include "server/dependency.h"
+#include "server/output_path.h"
 
 namespace boreas::server {
 namespace {
@@ -114,6 +115,11 @@ Status read_dependency(const json& j, SubmitRequest& r) {
   return parsed.is_ok() ? Status::ok() : field_error("dependency", parsed.status().message());
 }
 
+Status read_output_pattern(const std::string& key, const json& j, std::string& into) {
+  BOREAS_RETURN_IF_ERROR(read_string(j, key.c_str(), into));
+  return check_output_pattern(key, into);
+}
+
 Status read_number_field(const std::string& key, const json& v, SubmitRequest& r) {
   uint64_t n = 0;
   if (key == "gpus") {
@@ -151,8 +157,11 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecO
   if (key == "dependency") {
     return read_dependency(v, r);
   }
+  if (key == "output" || key == "error") {
+    return read_output_pattern(key, v, key == "output" ? r.output : r.error);
+  }
   return field_error(key, "unknown field; known fields are command, env, cwd, name, queue, "
-                          "priority_class, gpus, gpu_type, time_limit_s, restart, dependency");
+                          "priority_class, gpus, gpu_type, time_limit_s, restart, dependency, output, error");
 }
 
 constexpr uint32_t kDefaultRestarts = 3;
@@ -224,6 +233,12 @@ json submit_to_json(const SubmitRequest& r) {
   }
   if (!r.dependency.empty()) {
     j["dependency"] = r.dependency;
+  }
+  if (!r.output.empty()) {
+    j["output"] = r.output;
+  }
+  if (!r.error.empty()) {
+    j["error"] = r.error;
   }
   return j;
 }

@@ -33,6 +33,8 @@ struct SubmitRequest {
   Duration time_limit;   // zero = none
   RestartPolicy restart;
   std::string dependency;  // sbatch --dependency, e.g. "afterok:12:13" (server/dependency.h); empty = none
+  std::string output;  // sbatch -o: the stdout file pattern (server/output_path.h); empty = DATA/jobs/ID/stdout.log
+  std::string error;   // sbatch -e: the stderr file pattern; empty = DATA/jobs/ID/stderr.log
   // Set by the daemon from the submitter's token, never by the client: the Unix account the job
   // runs as (empty = the daemon's own). Stored with the spec, so a restart runs it as the same.
   std::string run_as;

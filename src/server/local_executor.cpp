@@ -166,6 +166,8 @@ Result<ProcessIdentity> LocalExecutor::start_held(const LaunchRequest& req, cons
                  req.cwd.empty() ? job_dir(req.job) : req.cwd,
                  job_dir(req.job) + "/stdout.log",
                  job_dir(req.job) + "/stderr.log",
+                 req.stdout_path,
+                 req.stderr_path,
                  exit_path(req.job),
                  as};
   auto spawned = spawn_supervised(spec);

@@ -30,6 +30,8 @@ struct ChildPlan {
   const char* cwd;
   const char* out;
   const char* err;
+  const char* user_out;  // empty = none (SpawnSpec::output_path)
+  const char* user_err;
   const char* exit_path;
   std::string exit_tmp;
   const RunAs* run_as;
@@ -88,6 +90,24 @@ void redirect(int target, const char* path, int flags) {
   _exit(kExitCannotRun);
 }
 
+// sbatch -o/-e: the job's own file on `target`, or the job fails saying which file (on the job
+// directory's stderr.log, still open as stderr when stdout's file fails).
+void open_user_file(int target, const char* path) {
+  if (path[0] == '\0') {
+    return;
+  }
+  const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    static const char kMsg[] = "boreas: cannot open the job's output file (sbatch -o/-e) as its account: ";
+    write_all(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
+    write_all(STDERR_FILENO, path, strlen(path));
+    write_all(STDERR_FILENO, "\n", 1);
+    _exit(kExitCannotRun);
+  }
+  dup2(fd, target);  // dup2 clears FD_CLOEXEC on the copy
+  close(fd);
+}
+
 // Groups, then group, then user: after setuid the process could no longer change the others.
 void drop_privileges(const RunAs& as) {
   if (!as.switch_user) {
@@ -117,6 +137,8 @@ void drop_privileges(const RunAs& as) {
     write_all(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
     _exit(kExitCannotRun);
   }
+  open_user_file(STDOUT_FILENO, plan.user_out);  // after the chdir: relative to the working directory
+  open_user_file(STDERR_FILENO, plan.user_err);
   execve(plan.argv[0], plan.argv.data(), plan.envp.data());
   static const char kMsg[] = "boreas: cannot execute the job's command\n";
   write_all(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
@@ -325,6 +347,8 @@ Result<Spawned> spawn_supervised(const SpawnSpec& spec) {
                  spec.cwd.c_str(),
                  spec.stdout_path.c_str(),
                  spec.stderr_path.c_str(),
+                 spec.output_path.c_str(),
+                 spec.error_path.c_str(),
                  spec.exit_path.c_str(),
                  spec.exit_path + ".tmp",
                  &spec.run_as,

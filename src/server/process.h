@@ -45,6 +45,11 @@ struct SpawnSpec {
   std::string cwd;
   std::string stdout_path;
   std::string stderr_path;
+  // sbatch -o/-e: files the command writes instead (relative to cwd; empty = none). Opened after
+  // the switch to the job's account and the chdir; one that cannot be opened fails the job, with
+  // the reason in stderr_path.
+  std::string output_path;
+  std::string error_path;
   std::string exit_path;  // the supervisor writes the command's wait status here
   RunAs run_as;           // the command drops to this account before it opens its logs
 };

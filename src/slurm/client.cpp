@@ -84,6 +84,9 @@ std::vector<std::string> sbatch_args(const SubmitRequest& req) {
   if (!req.cwd.empty()) {
     a.push_back("--chdir=" + req.cwd);
   }
+  if (!req.error.empty()) {
+    a.push_back("--error=" + req.error);
+  }
   if (!req.output.empty()) {
     a.push_back("--output=" + req.output);
   }

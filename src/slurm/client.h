@@ -25,6 +25,7 @@ struct SubmitRequest {
   std::vector<std::string> env;        // "NAME=value", exported into the job
   std::string cwd;                     // --chdir; empty = sbatch's own
   std::string output;                  // --output; empty = Slurm's default
+  std::string error;                   // --error; empty = with the output
   uint32_t nodes = 1;                  // --nodes (fixed at submit: Slurm refuses to change it later)
   uint32_t gpus_per_node = 0;          // --gres=gpu[:TYPE]:N
   std::string gpu_type;                // Slurm's GRES type, e.g. "h100"; empty = any

@@ -85,6 +85,22 @@ wait_cli "${tasks[2]}" completed
 [ "$(field "${tasks[2]}" name)" = arr_2 ] || fail "task 2 is named $(field "${tasks[2]}" name)"
 [ "$(field "${tasks[2]}" dependency)" = "afterany:${tasks[1]}" ] || fail "%1 did not chain task 2 after task 1"
 
+# -o/-e as sbatch: files the job writes itself (%j, %x; relative to the working directory);
+# `logs` points there; a file the job cannot open fails it, saying which.
+oe=$(b submit --parsable -J oe -o "$WORK/out-%j.log" -e "$WORK/err-%x.log" -- sh -c 'echo to-out; echo to-err >&2')
+wait_cli "$oe" completed
+[ "$(cat "$WORK/out-$oe.log")" = to-out ] || fail "-o out-%j.log: $(ls "$WORK")"
+[ "$(cat "$WORK/err-oe.log")" = to-err ] || fail "-e err-%x.log: $(ls "$WORK")"
+loud "writes its stdout to $WORK/out-$oe.log" b logs "$oe"
+rel=$(cd "$WORK" && b submit --parsable -o "rel-%j.log" -- echo relative)
+wait_cli "$rel" completed
+[ "$(cat "$WORK/rel-$rel.log")" = relative ] || fail "-o rel-%j.log was not written in the submit directory"
+nowhere=$(b submit --parsable -o /proc/no-such-dir/out.log -- echo lost)
+wait_cli "$nowhere" failed
+b logs --stderr "$nowhere" | grep -qF "cannot open the job's output file (sbatch -o/-e) as its account: /proc/no-such-dir/out.log" ||
+  fail "an unopenable -o said: $(b logs --stderr "$nowhere")"
+loud "unsupported escape \`%A\`" b submit -o "out-%A.log" -- true
+
 # cancel: several ids, by name, unknown ids.
 [ "$(b cancel "$sleeper")" = "Cancelled job $sleeper" ] || fail "cancel $sleeper"
 wait_cli "$after" completed
