@@ -77,12 +77,15 @@ size_t format_int(int32_t v, char* buf) {
   return n;
 }
 
-void redirect(int target, const char* path, int flags) {
+// Opens `path` on `target`; false when it cannot be opened (`target` is then left as it was).
+bool redirect(int target, const char* path, int flags) {
   const int fd = open(path, flags, 0644);
-  if (fd >= 0) {
-    dup2(fd, target);
-    close(fd);
+  if (fd < 0) {
+    return false;
   }
+  dup2(fd, target);
+  close(fd);
+  return true;
 }
 
 [[noreturn]] void cannot_run(const char* msg, size_t n) {
@@ -96,16 +99,13 @@ void open_user_file(int target, const char* path) {
   if (path[0] == '\0') {
     return;
   }
-  const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  if (!redirect(target, path, O_WRONLY | O_CREAT | O_APPEND)) {
     static const char kMsg[] = "boreas: cannot open the job's output file (sbatch -o/-e) as its account: ";
     write_all(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
     write_all(STDERR_FILENO, path, strlen(path));
     write_all(STDERR_FILENO, "\n", 1);
     _exit(kExitCannotRun);
   }
-  dup2(fd, target);  // dup2 clears FD_CLOEXEC on the copy
-  close(fd);
 }
 
 // Groups, then group, then user: after setuid the process could no longer change the others.
