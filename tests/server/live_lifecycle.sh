@@ -84,17 +84,26 @@ if command -v prometheus >/dev/null; then
 global: {scrape_interval: 1s}
 scrape_configs: [{job_name: boreas, static_configs: [{targets: ["127.0.0.1:$PORT"]}]}]
 YML
-  PROM_PORT=$((20000 + RANDOM % 20000))
-  prometheus --config.file="$WORK/prom.yml" --storage.tsdb.path="$WORK/tsdb" \
-    --web.listen-address="127.0.0.1:$PROM_PORT" >"$WORK/prom.log" 2>&1 &
-  PROM=$!
+  # A random port can be taken by a test running beside this one: Prometheus then exits at once,
+  # so start it again on another port (three tries) instead of waiting on a dead process.
   ok=
-  for _ in $(seq 100); do
-    sleep 0.2
-    if curl -s "http://127.0.0.1:$PROM_PORT/api/v1/query?query=boreas_jobs" | grep -q '"state":"completed"'; then ok=1; break; fi
+  for _ in 1 2 3; do
+    PROM_PORT=$((20000 + RANDOM % 20000))
+    prometheus --config.file="$WORK/prom.yml" --storage.tsdb.path="$WORK/tsdb" \
+      --web.listen-address="127.0.0.1:$PROM_PORT" >"$WORK/prom.log" 2>&1 &
+    PROM=$!
+    for _ in $(seq 100); do
+      sleep 0.2
+      kill -0 "$PROM" 2>/dev/null || break
+      if curl -s "http://127.0.0.1:$PROM_PORT/api/v1/query?query=boreas_jobs" | grep -q '"state":"completed"'; then ok=1; break; fi
+    done
+    kill "$PROM" 2>/dev/null || true
+    wait "$PROM" 2>/dev/null || true
+    [ -n "$ok" ] && break
+    echo "Prometheus on port $PROM_PORT did not scrape boreas_jobs; its log:" >&2
+    cat "$WORK/prom.log" >&2
   done
-  kill "$PROM" 2>/dev/null; wait "$PROM" 2>/dev/null || true
-  [ -n "$ok" ] || { cat "$WORK/prom.log" >&2; fail "Prometheus did not scrape boreas_jobs"; }
+  [ -n "$ok" ] || fail "Prometheus did not scrape boreas_jobs (three ports tried)"
 fi
 stop_daemon
 echo "live lifecycle: ok"
