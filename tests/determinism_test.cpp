@@ -88,7 +88,7 @@ TEST(Output, SummaryHasTheContractKeys) {
                           "queues", "window_start_s", "window_end_s", "window_utilization", "work_utilization",
                           "idle_gpu_hours_while_waiting", "max_queue_s", "slowdown_p50", "slowdown_p95",
                           "slowdown_p99", "fairness_shortfall_gpu_hours", "fairness_shortfall_share",
-                          "offered_load", "reference_gpu"}) {
+                          "offered_load", "reference_gpu", "multi_node_jobs", "avg_jct_multi_node_s"}) {
     EXPECT_NE(summary.find(std::string("\"") + key + "\""), std::string::npos) << key;
   }
   const std::string header = slurp(root / "fifo" / "jobs.csv", false).substr(0, 120);

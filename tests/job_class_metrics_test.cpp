@@ -1,4 +1,5 @@
-// summary.json's job_classes: per model class, avg JCT and where its GPU-hours ran, by hand.
+// summary.json's job_classes (per model class, avg JCT and where its GPU-hours ran) and the
+// multi-node job metrics, by hand.
 #include <gtest/gtest.h>
 
 #include "placement_fixture.h"
@@ -51,6 +52,34 @@ TEST(JobClassMetrics, AbsentWhenNoJobNamesAClass) {
   auto out = testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "fifo");
   ASSERT_TRUE(out.is_ok()) << out.status().message();
   EXPECT_TRUE(out->summary.job_classes.empty());
+}
+
+// multi_node_jobs: on two 4-GPU nodes, fifo runs A (8 GPUs, 0-100 s) first; B (4 GPUs) and C (4 GPUs),
+// submitted at 10 s, wait for it and end at 160 and 130 s. Only A asks for more than one node: 1 job,
+// JCT 100 s. D (8 GPUs, submitted at 200 s, 50 s) adds a second: (100 + 50) / 2 = 75 s.
+TEST(MultiNodeMetrics, CountsJobsAskingMoreThanTheLargestNode) {
+  const Cluster c = fast_and_slow();
+  testing::JobListBuilder jobs;
+  jobs.add(0, 8, 100).add(10, 4, 60).add(10, 4, 30);
+  auto out = testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "fifo");
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->summary.multi_node_jobs, 1u);
+  EXPECT_DOUBLE_EQ(out->summary.avg_jct_multi_node_s, 100);
+  jobs.add(200, 8, 50);
+  out = testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "fifo");
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->summary.multi_node_jobs, 2u);
+  EXPECT_DOUBLE_EQ(out->summary.avg_jct_multi_node_s, 75);
+}
+
+TEST(MultiNodeMetrics, ZeroWhenEveryJobFitsOneNode) {
+  const Cluster c = fast_and_slow();
+  testing::JobListBuilder jobs;
+  jobs.add(0, 4, 100).add(0, 2, 10);
+  auto out = testing::simulate({&c, jobs.jobs(), &jobs.symbols()}, "fifo");
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->summary.multi_node_jobs, 0u);
+  EXPECT_DOUBLE_EQ(out->summary.avg_jct_multi_node_s, 0);
 }
 
 }  // namespace

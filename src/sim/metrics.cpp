@@ -176,6 +176,23 @@ void add_job_class_metrics(Summary& s, const SimResult& result, std::span<const 
   }
 }
 
+void add_multi_node_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
+                            const Cluster& cluster) {
+  uint32_t largest_node = 0;
+  for (const Node& n : cluster.nodes) {
+    largest_node = std::max(largest_node, n.gpu_count);
+  }
+  double jct_sum = 0;
+  for (const JobSpec& j : jobs) {
+    const state::JobRecord& r = result.jobs[j.id.value()];
+    if (j.gpus > largest_node && r.state == JobState::kCompleted) {
+      ++s.multi_node_jobs;
+      jct_sum += (r.end - j.submit).to_seconds();
+    }
+  }
+  s.avg_jct_multi_node_s = s.multi_node_jobs > 0 ? jct_sum / static_cast<double>(s.multi_node_jobs) : 0;
+}
+
 Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const SymbolTable& symbols,
                   uint32_t cluster_gpus) {
   Summary s;

@@ -94,6 +94,10 @@ struct Summary {
   uint64_t recoveries = 0;
   double recovery_time_mean_s = 0;
   double recovery_time_p95_s = 0;
+  // Completed jobs asking more GPUs than the cluster's largest node holds (add_multi_node_metrics):
+  // a property of the request, so every placement is judged on the same jobs.
+  uint64_t multi_node_jobs = 0;
+  double avg_jct_multi_node_s = 0;
   // By model class; empty unless some job names one (add_job_class_metrics).
   std::map<std::string, JobClassSummary> job_classes;
 };
@@ -113,6 +117,10 @@ void add_guarantees(Summary& s, const std::map<std::string, uint64_t>& guarantee
 // when some job names a class, so that other runs keep their summary.json (run_policy calls it).
 void add_job_class_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
                            const SymbolTable& symbols, const Cluster& cluster);
+
+// multi_node_jobs and avg_jct_multi_node_s (run_policy calls it).
+void add_multi_node_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
+                            const Cluster& cluster);
 
 // p in [0, 100] of ascending `sorted`; 0 when empty.
 double percentile(std::span<const double> sorted, double p);

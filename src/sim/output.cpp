@@ -121,6 +121,8 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   j["p95_jct_s"] = s.p95_jct_s;
   j["p99_jct_s"] = s.p99_jct_s;
   j["avg_queue_s"] = s.avg_queue_s;
+  j["multi_node_jobs"] = s.multi_node_jobs;
+  j["avg_jct_multi_node_s"] = s.avg_jct_multi_node_s;
   j["makespan_s"] = s.makespan_s;
   j["makespan_utilization"] = s.utilization;
   j["preemptions"] = s.preemptions;

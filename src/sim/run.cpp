@@ -48,6 +48,7 @@ Result<RunOutput> run_policy(const policy::PolicyRegistry& registry, const RunRe
   out.placement = std::string((*scheduler)->placement_name());
   out.summary = summarize(*result, request.jobs, *request.symbols, request.cluster->gpu_count());
   add_job_class_metrics(out.summary, *result, request.jobs, *request.symbols, *request.cluster);
+  add_multi_node_metrics(out.summary, *result, request.jobs, *request.cluster);
   if (audit) {
     out.summary.quota_violation_gpu_seconds = audit->violation_gpu_seconds();
     std::map<std::string, uint64_t> guaranteed;
