@@ -2,6 +2,8 @@
 // spine 1. Node n holds GPUs 4n..4n+3.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "placement_fixture.h"
 #include "policy/placement_topo.h"
 
@@ -61,6 +63,29 @@ TEST(TopoPlacement, WaitsForAOneNodeDomainThenSplitsInsideALeaf) {
   lenient.min_efficiency = 0.98;  // below 0.981: no wait
   auto lenient_topo = policy::make_topo_placement(lenient);
   EXPECT_EQ(f.nodes_of(f.place(*lenient_topo, 5)), (std::set<uint32_t>{0, 1}));
+}
+
+// Spine 0 (racks 0-1, nodes 0-3) is free, spine 1 is full, so a 10-GPU gang goes to nodes 0-3
+// (no leaf holds 10). Filling the fullest nodes gives 4 + 4 + 2: the 2-GPU node's NICs carry
+// 1 GB each, ring of 3 over the spine at 25 × 0.73 GB/s: 2·(2/3)·1 GB / 18.25 GB/s = 73 ms.
+// Spread 4 + 3 + 3 they carry 0.67 GB: 49 ms; on all four nodes (4 + 2 + 2 + 2): 82 ms. So topo
+// takes three nodes with at least 3 GPUs on each.
+TEST(TopoPlacement, SpreadsAGangEvenlyRatherThanLeaveASmallTail) {
+  testing::JobListBuilder b;
+  b.add(0, 8, 100).add(0, 8, 100).add(0, 10, 10);
+  testing::PlacementFixture f(fabric_cluster(), b);
+  ASSERT_TRUE(f.hold(0, 16, 8));
+  ASSERT_TRUE(f.hold(1, 24, 8));
+  policy::TopoOptions never_wait;
+  never_wait.min_efficiency = 0;
+  auto topo = policy::make_topo_placement(never_wait);
+  const auto gpus = f.place(*topo, 2);
+  ASSERT_TRUE(gpus.has_value());
+  std::map<uint32_t, uint32_t> per_node;
+  for (GpuId g : *gpus) {
+    ++per_node[g.value() / 4];
+  }
+  EXPECT_EQ(per_node, (std::map<uint32_t, uint32_t>{{0, 4}, {1, 3}, {2, 3}}));
 }
 
 TEST(TopoPlacement, OptionsAreValidated) {

@@ -115,7 +115,12 @@ class TopoPlacement final : public Placement {
     return all_;
   }
 
-  // The gang on the fullest allowed nodes of one domain (fewest nodes), scored by the comm model.
+  // The gang in one domain, in the shape the comm model rates best. A hierarchical all-reduce is as
+  // slow as the node holding the fewest of the gang's GPUs (its NICs carry the largest share), so
+  // filling the fullest nodes greedily can leave a 1-GPU tail that costs more than spreading evenly.
+  // For each node count k from the fewest that hold the gang up to one GPU per node, the k fullest
+  // nodes each take m = min(free of the k-th, gang / k) and the rest goes fullest first; the best
+  // rated k wins, the fewest nodes on ties.
   std::optional<Candidate> fill(const JobSpec& job, const Scratch& s, std::span<const NodeId> domain,
                                 Level level) {
     const auto& view = s.view();
@@ -133,19 +138,44 @@ class TopoPlacement final : public Placement {
     }
     std::stable_sort(scratch_nodes_.begin(), scratch_nodes_.end(),
                      [&](NodeId a, NodeId b) { return s.node_free(a) > s.node_free(b); });
+    std::vector<models::NodeGpus> best_shape;
+    double best_efficiency = -1;
+    uint32_t prefix = 0;
+    const auto last = static_cast<uint32_t>(std::min<size_t>(scratch_nodes_.size(), job.gpus));
+    for (uint32_t k = 1; k <= last; ++k) {
+      prefix += s.node_free(scratch_nodes_[k - 1]);
+      if (prefix < job.gpus) {
+        continue;
+      }
+      shape_ = balanced_shape(job.gpus, k, s);
+      const double e = efficiency(view.cluster(), shape_, job.gpus);
+      if (e > best_efficiency + 1e-9) {
+        best_efficiency = e;
+        best_shape = shape_;
+      }
+    }
     Candidate c;
     c.level = level;
     c.slack = free - job.gpus;
-    std::vector<models::NodeGpus> shape;
-    for (NodeId n : scratch_nodes_) {
-      const uint32_t got = s.take_free_on_node(n, job.gpus - static_cast<uint32_t>(c.gpus.size()), c.gpus);
-      shape.push_back({n, got});
-      if (c.gpus.size() == job.gpus) {
-        break;
-      }
+    c.efficiency = best_efficiency;
+    for (const models::NodeGpus& ng : best_shape) {
+      s.take_free_on_node(ng.node, ng.gpus, c.gpus);
     }
-    c.efficiency = efficiency(view.cluster(), shape, job.gpus);
     return c;
+  }
+
+  // `gpus` on the k fullest of scratch_nodes_ (which together hold them): each at least
+  // m = min(free of the k-th, gpus / k), the rest to the fullest nodes first.
+  std::vector<models::NodeGpus> balanced_shape(uint32_t gpus, uint32_t k, const Scratch& s) const {
+    const uint32_t m = std::min(s.node_free(scratch_nodes_[k - 1]), gpus / k);
+    std::vector<models::NodeGpus> shape;
+    uint32_t rest = gpus - m * k;
+    for (uint32_t i = 0; i < k; ++i) {
+      const uint32_t extra = std::min(rest, s.node_free(scratch_nodes_[i]) - m);
+      rest -= extra;
+      shape.push_back({scratch_nodes_[i], m + extra});
+    }
+    return shape;
   }
 
   // Placement efficiency against the tightest shape the gang could have on this cluster.
@@ -171,6 +201,7 @@ class TopoPlacement final : public Placement {
   TopoOptions o_;
   std::vector<std::vector<NodeId>> leaves_, spines_;
   std::vector<NodeId> all_, scratch_nodes_;
+  std::vector<models::NodeGpus> shape_;
   uint32_t node_gpus_ = 1, leaf_nodes_ = 1;
 };
 
