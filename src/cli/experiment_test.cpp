@@ -165,6 +165,15 @@ TEST(ExperimentMiniature, FirstFitScattersGangsThatBestFitAndTopoKeepTogether) {
   EXPECT_LT(std::abs(change(r, "topo", 0.9, "avg_jct_s")), 0.1);
 }
 
+// Helios's multi-node gangs on a 4:1 fabric: scattering them (first-fit) slows multi-node jobs,
+// and no placement beats the arm where the fabric costs nothing.
+TEST(ExperimentMiniature, MultiNodeGangsSlowDownWhenScatteredOverAnOversubscribedSpine) {
+  const auto r = mini("topology-helios", "--loads 0.7 --option slice=2000");
+  EXPECT_GT(change(r, "first-fit", 0.7, "avg_jct_multi_node_s"), 0.2);
+  EXPECT_LT(change(r, "first-fit", 0.7, "work_utilization"), 0);
+  EXPECT_LE(change(r, "ideal-fabric", 0.7, "avg_jct_multi_node_s"), change(r, "topo", 0.7, "avg_jct_multi_node_s"));
+}
+
 TEST(ExperimentMiniature, LasAndTheQuotaPolicyBeatFifoAtHighLoad) {
   const auto r = mini("policies-philly", "--loads 0.9 --option slice=3000");
   EXPECT_LT(change(r, "las", 0.9, "avg_jct_s"), -0.3);
