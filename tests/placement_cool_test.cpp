@@ -101,6 +101,27 @@ TEST(CoolPlacement, SpreadsALargeGangWithinEachRacksRoom) {
   EXPECT_EQ(per_node, (std::vector<uint32_t>{4, 2, 2}));
 }
 
+// Two air racks of two 4-GPU nodes each (nodes 0-1 in rack 0, 2-3 in rack 1), 4.1 kW cooling
+// limit: an idle rack draws 2 × 1460 = 2920 W, so each has room for (4100 − 2920) / 288 = 4.1, i.e.
+// 4 busy GPUs. An 8-GPU gang fits no rack's room; spread by room it would take 4 + 4 over both
+// racks and cross the spine. It fits one rack's free GPUs, so cool keeps it in one: both racks
+// lose the same clock, and the first wins.
+TEST(CoolPlacement, KeepsAGangThatFitsARackInOneRack) {
+  Cluster c;
+  c.catalog.add(testing::gpu_type("HOT", 100, 400, 40));
+  c.zones.push_back(Zone{.name = "air", .cooling = CoolingKind::kAir, .inlet_c = 24, .pue = 1.5});
+  for (uint32_t r = 0; r < 2; ++r) {
+    c.racks.push_back(Rack{.name = "rack" + std::to_string(r), .zone = ZoneId(0), .cooling_limit_kw = 4.1, .leaf = r});
+    for (uint32_t i = 0; i < 2; ++i) {
+      c.nodes.push_back(testing::four_gpu_node(2 * r + i, r, 0));
+      c.nodes.back().nvlink = true;
+    }
+  }
+  testing::PlacementFixture f(std::move(c), jobs());
+  auto cool = policy::make_cool_placement(options());
+  EXPECT_EQ(f.nodes_of(f.place(*cool, 5)), (std::set<uint32_t>{0, 1}));
+}
+
 // What cool knows of a job's run time: never the job's own duration. Completed 1-GPU jobs of queue
 // a ran 100, 400 and 1600 s (geometric mean 400 s); a completed 2-GPU job of queue a ran 6400 s.
 TEST(DurationEstimator, PredictsFromCompletedJobsOnly) {

@@ -82,7 +82,12 @@ class CoolPlacement final : public Placement {
       // A gang that fits a node is not split to spare a rack: the node that costs the least clock.
       out = least_loss_node(job, s, hot);
     } else {
-      out = across_racks(job, s, hot);
+      // Nor is a gang that fits a rack split over racks (its all-reduce would cross the spine):
+      // the rack that costs the least clock; only a gang no rack holds is spread.
+      out = least_loss_rack(job, s, hot);
+      if (!out) {
+        out = across_racks(job, s, hot);
+      }
     }
     return out ? out : pack_->place(job, s);
   }
@@ -196,6 +201,52 @@ class CoolPlacement final : public Placement {
       const double loss = after - rack_loss(c, n.rack, t, busy, w);
       return Key{std::round(loss * 1e6) / 1e6, off_zone(c, n, hot), free};
     });
+  }
+
+  // The rack with enough free GPUs for the whole gang whose busy GPUs lose the least clock by
+  // taking it, then hot jobs off air, then the fewest free GPUs (best fit); filled fullest node first.
+  std::optional<std::vector<GpuId>> least_loss_rack(const JobSpec& job, const Scratch& s, bool hot) {
+    const auto& view = s.view();
+    const Cluster& c = view.cluster();
+    using Key = std::tuple<double, bool, uint32_t, uint32_t>;
+    std::optional<Key> best;
+    for (uint32_t r = 0; r < c.racks.size(); ++r) {
+      const uint32_t free = s.rack_free(RackId(r));
+      const Node* node = free >= job.gpus ? allowed_node(job, view, RackId(r)) : nullptr;
+      if (node == nullptr) {
+        continue;
+      }
+      const GpuType& t = c.catalog.at(*node->gpu_type);
+      const uint32_t busy = rack_gpus(view, RackId(r)) - free;
+      const double w = power_.rack_w(RackId(r));
+      const double after = rack_loss(c, RackId(r), t, busy + job.gpus, w + job.gpus * PowerEstimate::delta_w(t, o_));
+      const double loss = after - rack_loss(c, RackId(r), t, busy, w);
+      const Key key{std::round(loss * 1e6) / 1e6, off_zone(c, *node, hot), free, r};
+      if (!best || key < *best) {
+        best = key;
+      }
+    }
+    if (!best) {
+      return std::nullopt;
+    }
+    std::vector<GpuId> out;
+    std::vector<double> zone_added(c.zones.size(), 0);
+    take_from_rack(job, s, RackId(std::get<3>(*best)), job.gpus, zone_added, out);
+    if (out.size() != job.gpus) {
+      return std::nullopt;  // a zone cap cut it short: the spread below decides
+    }
+    return out;
+  }
+
+  // The rack's first node the job may use (racks hold one type in practice), or null.
+  const Node* allowed_node(const JobSpec& job, const state::ClusterView& view, RackId r) {
+    for (NodeId n : view.state().nodes_of_rack(r)) {
+      const Node& node = view.cluster().nodes[n.value()];
+      if (types_.allows(job, node, view)) {
+        return &node;
+      }
+    }
+    return nullptr;
   }
 
   static uint32_t rack_gpus(const state::ClusterView& view, RackId r) {
