@@ -8,7 +8,7 @@ set -euo pipefail
 build=${1:-build}
 out=${OUT:-out/demo}
 mkdir -p "$out"
-for name in policies-philly quotas-tree heterogeneity thermal-same-type spot recovery; do
+for name in policies-philly quotas-tree heterogeneity thermal-same-type topology-helios spot recovery; do
   echo "== boreas experiment run experiments/$name.yaml"
   "$build/boreas" experiment run "experiments/$name.yaml" --out "$out/$name" 2>/dev/null
   "$build/boreas" experiment summary "$out/$name/results.json"
