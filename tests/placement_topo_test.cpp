@@ -48,21 +48,38 @@ TEST(TopoPlacement, EightGpusTakeTheLeafWithTwoWholeNodes) {
 // Every node has 2 free GPUs, so a 4-GPU gang must split 2 + 2 inside a leaf. By the comm model
 // (2 GB, 0.5 s compute, half hidden): in one node the all-reduce takes 7.86 ms (ring of 4 on
 // NVLink at 450 × 0.85 GB/s), split it takes 27.4 ms (ring of 2 nodes on 50 × 0.73 GB/s with
-// 1 GB each), so the efficiency is (0.5 + 0.00393) / (0.5 + 0.0137) = 0.981.
-TEST(TopoPlacement, WaitsForAOneNodeDomainThenSplitsInsideALeaf) {
-  testing::PlacementFixture f(fabric_cluster(), jobs());
+// 1 GB each), so the efficiency is (0.5 + 0.00393) / (0.5 + 0.0137) = 0.98098. With a 10,000 s
+// time limit the split would cost 10,000 × (0.5137 / 0.50393 − 1) = 193.9 s, so the gang waits that long
+// for one node, then splits. Without a time limit (and no completed jobs to predict from) it has
+// no estimate and does not wait.
+TEST(TopoPlacement, WaitsForAOneNodeDomainAsLongAsTheSplitWouldCost) {
+  testing::JobListBuilder b = jobs();
+  b.jobs()[5].time_limit = Duration::seconds(10000);
+  testing::PlacementFixture f(fabric_cluster(), b);
   ASSERT_TRUE(f.hold(1, {0, 1, 4, 5, 8, 9, 12, 13}));
   ASSERT_TRUE(f.hold(2, {16, 17, 20, 21, 24, 25, 28, 29}));
   policy::TopoOptions strict;
   strict.min_efficiency = 0.99;  // above 0.981: the split is not good enough while it may wait
-  strict.max_wait = Duration::seconds(600);
   auto topo = policy::make_topo_placement(strict);
-  EXPECT_FALSE(f.place(*topo, 5, Time::from_seconds(599)).has_value());
-  EXPECT_EQ(f.nodes_of(f.place(*topo, 5, Time::from_seconds(600))), (std::set<uint32_t>{0, 1}));
+  EXPECT_FALSE(f.place(*topo, 5, Time::from_seconds(193)).has_value());
+  EXPECT_EQ(f.nodes_of(f.place(*topo, 5, Time::from_seconds(194))), (std::set<uint32_t>{0, 1}));
+  strict.max_wait = Duration::seconds(100);  // the cap comes first
+  auto capped = policy::make_topo_placement(strict);
+  EXPECT_EQ(f.nodes_of(f.place(*capped, 5, Time::from_seconds(100))), (std::set<uint32_t>{0, 1}));
   policy::TopoOptions lenient;
   lenient.min_efficiency = 0.98;  // below 0.981: no wait
   auto lenient_topo = policy::make_topo_placement(lenient);
   EXPECT_EQ(f.nodes_of(f.place(*lenient_topo, 5)), (std::set<uint32_t>{0, 1}));
+}
+
+TEST(TopoPlacement, DoesNotWaitWithoutAnEstimate) {
+  testing::PlacementFixture f(fabric_cluster(), jobs());
+  ASSERT_TRUE(f.hold(1, {0, 1, 4, 5, 8, 9, 12, 13}));
+  ASSERT_TRUE(f.hold(2, {16, 17, 20, 21, 24, 25, 28, 29}));
+  policy::TopoOptions strict;
+  strict.min_efficiency = 0.99;
+  auto topo = policy::make_topo_placement(strict);
+  EXPECT_EQ(f.nodes_of(f.place(*topo, 5, Time::from_seconds(1))), (std::set<uint32_t>{0, 1}));
 }
 
 // Spine 0 (racks 0-1, nodes 0-3) is free, spine 1 is full, so a 10-GPU gang goes to nodes 0-3

@@ -5,7 +5,7 @@ namespace boreas::cli {
 void add_placement_options(CLI::App* cmd, PlacementArgs& a) {
   cmd->add_option("--placement", a.name, "count | first-fit | pack | consolidated | topo | cool | hetero (default count)");
   cmd->add_option("--topo-max-wait", a.topo_max_wait_s,
-                  "topo: seconds a gang may wait for a tighter network domain (default 600)");
+                  "topo: most seconds a gang waits for a tighter network domain (default 86400; it waits only while the wait is shorter than the slowdown it avoids)");
   cmd->add_option("--topo-min-efficiency", a.topo_min_efficiency,
                   "topo: placement efficiency below which a gang waits (default 0.95)");
   cmd->add_option("--cool-long-job", a.cool_long_job_s,

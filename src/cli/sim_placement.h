@@ -11,7 +11,7 @@ namespace boreas::cli {
 
 struct PlacementArgs {
   std::string name = "count";
-  double topo_max_wait_s = 600;
+  double topo_max_wait_s = 86400;
   double topo_min_efficiency = 0.95;
   double cool_long_job_s = 3600;
   uint32_t hetero_max_jobs = 256;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/param_check.h"
+#include "policy/duration_estimate.h"
 #include "policy/placement_util.h"
 
 namespace boreas::policy {
@@ -54,7 +55,7 @@ class TopoPlacement final : public Placement {
     }
     index_domains(s.view().cluster());
     std::optional<Candidate> best = best_candidate(job, s);
-    if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view()))) {
+    if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view(), best->efficiency))) {
       return std::nullopt;
     }
     return std::move(best->gpus);
@@ -194,9 +195,20 @@ class TopoPlacement final : public Placement {
 
   // Waiting is bounded by max_wait and only worth it while a running job may free a better domain
   // (its completion calls the scheduler again).
-  bool may_wait(const JobSpec& job, const state::ClusterView& view) const {
-    return !view.running().empty() && view.now() - view.record(job.id).pending_since < o_.max_wait;
+  // Waiting is worth it while it is shorter than the slowdown it avoids: the gang's expected run
+  // (time limit, else a prediction from completed jobs — never its true duration) × (1/efficiency
+  // − 1), at most max_wait. With no estimate yet it does not wait. Only while a running job may
+  // free a better domain (its completion calls the scheduler again).
+  bool may_wait(const JobSpec& job, const state::ClusterView& view, double efficiency) {
+    if (view.running().empty()) {
+      return false;
+    }
+    const Duration expected = estimator_.estimate(job, view);
+    const double worth_s = expected.is_infinite() ? 0 : expected.to_seconds() * (1 / efficiency - 1);
+    const double waited_s = (view.now() - view.record(job.id).pending_since).to_seconds();
+    return waited_s < std::min(worth_s, o_.max_wait.to_seconds());
   }
+  DurationEstimator estimator_;
 
   TopoOptions o_;
   std::vector<std::vector<NodeId>> leaves_, spines_;

@@ -1,8 +1,8 @@
 #pragma once
 // `topo`: a gang in the tightest network domain that fits — one node, then one leaf switch, then
 // one spine, then anywhere — chosen by the communication model (models/comm.h). When the best
-// placement it can find now is clearly worse than the tightest one the gang could get, it waits a
-// bounded time for a better domain instead of scattering (docs/policies.md, "topo").
+// placement it can find now is clearly worse than the tightest one the gang could get, it waits for
+// a better domain as long as the wait costs less than the slowdown it avoids (docs/policies.md, "topo").
 
 #include <memory>
 
@@ -13,9 +13,10 @@
 namespace boreas::policy {
 
 struct TopoOptions {
-  // Longest a gang waits (since it became pending) for a placement at least `min_efficiency`
-  // good; after that it takes the best placement there is. 0 = never wait.
-  Duration max_wait = Duration::seconds(600);
+  // A gang whose best placement now is below `min_efficiency` waits for a better one while the
+  // wait (since it became pending) is shorter than the slowdown it avoids — its expected run × (1 /
+  // efficiency − 1) — and than max_wait; then it takes the best placement there is. 0 = never wait.
+  Duration max_wait = Duration::hours(24);
   double min_efficiency = 0.95;  // placement efficiency (models::placement_efficiency) deemed good
   // The job the comm model scores when the trace says nothing: 2 GB of gradients per step, 0.5 s
   // of compute, half the communication hidden (the docs/models.md "gang split across racks" case).
