@@ -171,6 +171,19 @@ sigset_t daemon_signals() {
   return set;
 }
 
+// flock(LOCK_EX | LOCK_NB), tried again for up to 3 s: a daemon killed while it forked a job's
+// supervisor leaves the lock with that child until the child closes the daemon's descriptors,
+// which under load can take a moment after the daemon itself is gone.
+bool try_lock_briefly(int fd) {
+  for (int i = 0; i < 60; ++i) {
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return flock(fd, LOCK_EX | LOCK_NB) == 0;
+}
+
 // One daemon per data dir: an exclusive flock on DATA/lock, held by the open descriptor for the
 // life of the process (the kernel drops it on any exit, kill -9 included). It names our pid.
 Result<int> lock_data_dir(const std::string& dir) {
@@ -180,7 +193,7 @@ Result<int> lock_data_dir(const std::string& dir) {
     return io_error("cannot open " + path + ": " + std::strerror(errno) +
                     "; check that --data-dir exists and is writable");
   }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (!try_lock_briefly(fd)) {
     char buf[32] = {};
     const ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
     std::string holder = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "unknown";
