@@ -510,9 +510,12 @@ void Controller::refresh_metrics() {
     }
     executor_waiting_gauge_->clear();
     for (uint32_t id : executor_waiting_) {
-      const LiveJob& j = jobs_.at(id);
-      const auto colon = j.executor_wait.find(": ");
-      executor_waiting_gauge_->add({j.executor_wait.substr(0, colon), j.executor_wait.substr(colon + 2)});
+      const auto it = jobs_.find(id);
+      const std::string& wait = it == jobs_.end() ? std::string() : it->second.executor_wait;
+      const auto colon = wait.find(": ");
+      if (colon != std::string::npos) {  // "Slurm: Resources"
+        executor_waiting_gauge_->add({wait.substr(0, colon), wait.substr(colon + 2)});
+      }
     }
     for (size_t n = 0; n < c.nodes.size(); ++n) {
       const Node& node = c.nodes[n];
