@@ -178,6 +178,7 @@ class Controller {
   std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
   void explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free);
   JobSpec spec_of(const LiveJob& job);
+  uint32_t largest_node_of(const std::string& type) const;
   bool take_start(const policy::Start& start, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);
   void apply_exit(const JobExit& e);
@@ -219,6 +220,7 @@ class Controller {
   std::vector<bool> drained_;
   std::vector<bool> executor_drained_;  // per node: drained by the executor's watcher (DrainOrigin)
   std::set<uint32_t> executor_waiting_;  // running jobs the executor still keeps waiting (executor_wait)
+  mutable std::unordered_map<std::string, uint32_t> largest_node_;  // GPU type name -> most GPUs on one node
   bool dirty_ = true;  // something changed since the last scheduling round
   std::optional<Time> wake_;  // the policy asked to be called again then
   Retention retention_;

@@ -38,8 +38,7 @@ std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32
   if (most >= job.request.gpus) {
     return "waiting: the " + std::string(config_.scheduler->name()) + " policy starts other jobs first";
   }
-  if (job.request.gpus > largest_node(config_.cluster, job.request.gpu_type)) {
-    const uint32_t per = largest_node(config_.cluster, job.request.gpu_type);
+  if (const uint32_t per = largest_node_of(job.request.gpu_type); job.request.gpus > per) {
     return "no fit: a gang of " + std::to_string(job.request.gpus) + " GPUs needs " +
            std::to_string(job.request.gpus / std::max(per, 1u)) + " whole free undrained nodes of " +
            std::to_string(per) + (job.request.gpu_type.empty() ? "" : " " + job.request.gpu_type) +
@@ -71,12 +70,21 @@ JobSpec Controller::spec_of(const LiveJob& job) {
   s.gpus = job.request.gpus;
   // A job that fits a node runs on one; a larger gang (executors that span nodes) takes any shape
   // the placement gives, and take_start keeps only even ones.
-  const bool gang = job.request.gpus > largest_node(config_.cluster, job.request.gpu_type);
+  const bool gang = job.request.gpus > largest_node_of(job.request.gpu_type);
   s.gpus_per_node = gang ? 0 : job.request.gpus;
   s.submit = job.submit;
   s.time_limit = job.request.time_limit;
   s.duration = job.request.time_limit;  // the best estimate a live job offers
   return s;
+}
+
+// largest_node, remembered per type name: spec_of runs for every job at each state rebuild.
+uint32_t Controller::largest_node_of(const std::string& type) const {
+  const auto [it, fresh] = largest_node_.try_emplace(type, 0);
+  if (fresh) {
+    it->second = largest_node(config_.cluster, type);
+  }
+  return it->second;
 }
 
 // Maps a start onto node-local GPU indexes, node by node; nullopt when it touches a drained node.

@@ -5,14 +5,14 @@
 namespace boreas::server {
 namespace {
 
-bool matches(const Cluster& c, const Node& n, const std::string& type) {
-  return type.empty() || (n.gpu_type && c.catalog.find(type) == n.gpu_type);
-}
-
-// Nodes of the type with at least `per` GPUs.
+// Nodes of the type (any when empty; none when the catalog does not know it) with at least `per` GPUs.
 uint32_t nodes_with(const Cluster& c, const std::string& type, uint32_t per) {
+  const auto id = type.empty() ? std::nullopt : c.catalog.find(type);
+  if (!type.empty() && !id) {
+    return 0;
+  }
   return static_cast<uint32_t>(std::count_if(c.nodes.begin(), c.nodes.end(), [&](const Node& n) {
-    return matches(c, n, type) && n.gpu_count >= per;
+    return (type.empty() || n.gpu_type == id) && n.gpu_count >= per;
   }));
 }
 
@@ -31,9 +31,10 @@ std::string what(uint32_t gpus, const std::string& type) {
 }  // namespace
 
 uint32_t largest_node(const Cluster& c, const std::string& type) {
+  const auto id = type.empty() ? std::nullopt : c.catalog.find(type);
   uint32_t best = 0;
   for (const Node& n : c.nodes) {
-    best = matches(c, n, type) ? std::max(best, n.gpu_count) : best;
+    best = type.empty() || (id && n.gpu_type == id) ? std::max(best, n.gpu_count) : best;
   }
   return best;
 }
