@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     r.job = JobId(static_cast<uint32_t>(j + 1));
     r.argv = {"sleep", "60"};
     r.placement = placement(j, nodes, span);
+    r.stdout_path = "/dev/null";  // else Slurm writes slurm-ID.out into the current directory
     auto id = exec.launch(r);
     if (!id.is_ok()) {
       std::fprintf(stderr, "%s\n", id.status().message().c_str());
