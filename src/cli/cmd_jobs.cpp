@@ -298,7 +298,7 @@ std::string placement_text(const json& job) {
   std::string out;
   for (const auto& n : job.value("nodes", json::array())) {
     const std::string gpus = gpu_list(n.value("gpu_indexes", json::array()));
-    out += (out.empty() ? "" : ", ") + cell(n, "name") + (gpus.empty() ? " (no GPUs)" : " (GPUs " + gpus + ")");
+    out += (out.empty() ? "" : ", ") + cell(n, "node") + (gpus.empty() ? " (no GPUs)" : " (GPUs " + gpus + ")");
   }
   return out;
 }

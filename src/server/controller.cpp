@@ -191,7 +191,7 @@ std::vector<std::string> Controller::node_names(const LiveJob& job) const {
 nlohmann::json Controller::placement_json(const LiveJob& job) const {
   nlohmann::json out = nlohmann::json::array();
   for (const JobNode& p : job.placement) {
-    out.push_back({{"name", node_name(p.node)}, {"gpu_indexes", p.gpus}});
+    out.push_back({{"node", node_name(p.node)}, {"gpu_indexes", p.gpus}});
   }
   return out;
 }

@@ -129,7 +129,7 @@ class Controller {
   std::vector<NodeView> nodes();
   std::string node_name(int32_t node) const;
   std::vector<std::string> node_names(const LiveJob& job) const;  // its nodes' names, in placement order
-  nlohmann::json placement_json(const LiveJob& job) const;         // [{"name", "gpu_indexes"}, ...]
+  nlohmann::json placement_json(const LiveJob& job) const;         // [{"node", "gpu_indexes"}, ...]
   void refresh_metrics();  // recomputes the state gauges (before a scrape)
   Duration run_round();     // runs a scheduling round now and returns how long it took
   MetricFamily& submit_latency() { return *submit_seconds_; }

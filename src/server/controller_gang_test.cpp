@@ -139,7 +139,9 @@ TEST_F(GangTest, SixteenGpusRunAsOneLaunchOnTwoWholeNodes) {
   EXPECT_EQ(free_gpus(), 16u);
   const nlohmann::json shown = job_to_json(j, ctl_->node_names(j));
   EXPECT_EQ(shown["node"], ctl_->node_name(j.placement[0].node) + "," + ctl_->node_name(j.placement[1].node));
-  EXPECT_EQ(shown["nodes"].size(), 2u);
+  ASSERT_EQ(shown["nodes"].size(), 2u);
+  EXPECT_EQ(shown["nodes"][1]["node"], ctl_->node_name(j.placement[1].node));
+  EXPECT_EQ(shown["nodes"][1]["gpu_indexes"].size(), 8u);
   EXPECT_FALSE(shown.contains("gpu_indexes"));  // per node only, in "nodes"
 
   restart(true);  // the store's allocation names both nodes: both are held again

@@ -260,7 +260,7 @@ json job_to_json(const LiveJob& job, const std::vector<std::string>& node_names,
   json nodes = json::array();
   for (size_t i = 0; i < job.placement.size() && i < node_names.size(); ++i) {
     joined += (joined.empty() ? "" : ",") + node_names[i];
-    nodes.push_back({{"name", node_names[i]}, {"gpu_indexes", job.placement[i].gpus}});
+    nodes.push_back({{"node", node_names[i]}, {"gpu_indexes", job.placement[i].gpus}});
   }
   if (!joined.empty()) {
     j["node"] = joined;  // "n1,n2" for a gang across nodes

@@ -23,7 +23,7 @@ ADMIN=$(token admin '*' root)
 # 1. A gang of 16 on 8-GPU nodes.
 gang=$(submit "$ADMIN" "{\"command\":[\"sh\",\"-c\",\"echo \$SLURM_JOB_NUM_NODES \$SLURM_JOB_NODELIST >> $WORK/gang; sleep 4\"],\"gpus\":16}")
 wait_state "$ADMIN" "$gang" running
-nodes=$(job_json "$gang" | py 'print(" ".join(n["name"] + ":" + str(len(n["gpu_indexes"])) for n in j["nodes"]))')
+nodes=$(job_json "$gang" | py 'print(" ".join(n["node"] + ":" + str(len(n["gpu_indexes"])) for n in j["nodes"]))')
 [ "$(wc -w <<<"$nodes")" = 2 ] || fail "the gang runs on '$nodes', want 2 nodes"
 for n in $nodes; do [ "${n#*:}" = 8 ] || fail "the gang has $n, want 8 GPUs on each node"; done
 [ "$(free_gpus)" = 16 ] || fail "$(free_gpus) GPUs free with the gang running, want 16"

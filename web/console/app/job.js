@@ -27,8 +27,8 @@ function Timeline({ job }) {
 // A gang across nodes (the Slurm executor) lists each node with its GPUs; one node reads as before.
 function Placement({ job }) {
   if (!job.node) return html`<p class="note" id="job-placement">Not placed.</p>`;
-  const nodes = job.nodes || [{ name: job.node, gpu_indexes: job.gpu_indexes || [] }];
-  return html`<p id="job-placement">${nodes.map((n, i) => html`${i ? '; ' : ''}Node <a href="#/nodes">${n.name}</a>, GPUs ${n.gpu_indexes.join(', ')}`)}</p>`;
+  const nodes = job.nodes || [{ node: job.node, gpu_indexes: job.gpu_indexes || [] }];
+  return html`<p id="job-placement">${nodes.map((n, i) => html`${i ? '; ' : ''}Node <a href="#/nodes">${n.node}</a>, GPUs ${n.gpu_indexes.join(', ')}`)}</p>`;
 }
 
 // The log tail, shown only when the daemon answers 200 (older daemons have no logs route).
