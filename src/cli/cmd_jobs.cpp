@@ -285,10 +285,20 @@ void add_logs(CLI::App& app, Runner& runner) {
   cmd->callback([&runner, a, l] { runner.action = [a, l] { return run_logs(*a, *l); }; });
 }
 
-std::string gpu_list(const json& job) {
+std::string gpu_list(const json& gpus) {
   std::string out;
-  for (const auto& g : job.value("gpu_indexes", json::array())) {
+  for (const auto& g : gpus) {
     out += (out.empty() ? "" : ",") + g.dump();
+  }
+  return out;
+}
+
+// "node-a (GPUs 0,1)"; a gang across nodes: "n1 (GPUs 0-7 as 0,...,7), n2 (GPUs ...)"
+std::string placement_text(const json& job) {
+  std::string out;
+  for (const auto& n : job.value("nodes", json::array())) {
+    const std::string gpus = gpu_list(n.value("gpu_indexes", json::array()));
+    out += (out.empty() ? "" : ", ") + cell(n, "node") + (gpus.empty() ? " (no GPUs)" : " (GPUs " + gpus + ")");
   }
   return out;
 }
@@ -298,9 +308,7 @@ void print_running(const json& job) {
   const JobColumn start{"start_time", ""};
   const JobColumn time{"time", ""};
   const auto cells = job_cells(job, {start, time}, now_us());
-  const std::string gpus = gpu_list(job);
-  std::cout << "running on " << cell(job, "node") << (gpus.empty() ? " (no GPUs)" : " (GPUs " + gpus + ")") << " since " << cells[0]
-            << " (for " << cells[1] << ")\n";
+  std::cout << "running on " << placement_text(job) << " since " << cells[0] << " (for " << cells[1] << ")\n";
 }
 
 int run_why(const ClientArgs& a, const std::string& text) {
@@ -310,7 +318,8 @@ int run_why(const ClientArgs& a, const std::string& text) {
   }
   const std::string path = "/v1/jobs/" + std::to_string(*id);
   auto why = request(a, "GET", path + "/why");
-  if (!why.is_ok() || a.json_out || (*why)["state"] != "running") {
+  // Running in Boreas but held back by the executor (Slurm's reason): the reason says so.
+  if (!why.is_ok() || a.json_out || (*why)["state"] != "running" || why->contains("executor_wait")) {
     return show(a, why.is_ok() ? why : Result<json>(no_job(why.status(), *id)),
                 [](const json& j) { std::cout << cell(j, "state") << ": " << cell(j, "reason") << "\n"; });
   }

@@ -27,7 +27,11 @@ std::string elapsed(const json& job, int64_t now_us) {
   return format_slurm_duration(Duration::micros(start == 0 || end < start ? 0 : end - start));
 }
 
+// A running job Slurm still keeps pending shows Slurm's reason, as squeue would: "(Slurm: Resources)".
 std::string node_or_reason(const json& job) {
+  if (job.contains("executor_wait")) {
+    return "(" + cell(job, "executor_wait") + ")";
+  }
   return job.value("state", "") == "running" ? cell(job, "node") : "(" + cell(job, "reason") + ")";
 }
 

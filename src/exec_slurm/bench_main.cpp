@@ -1,7 +1,9 @@
 // Throughput of the Slurm executor on a live cluster (docs/PERFORMANCE.md, "Slurm"):
-//   exec_slurm_bench NODES JOBS    (SLURM_CONF set; nodes named n1..nNODES with 8 h100 each)
-// Launches JOBS held 1-GPU jobs through the executor (sbatch each), releases them all and times,
-// per job, release -> RUNNING as squeue reports it (polled every 10 ms); then cancels them.
+//   exec_slurm_bench NODES JOBS [SPAN]   (SLURM_CONF set; nodes named n1..nNODES with 8 h100 each)
+// Launches JOBS held jobs through the executor (sbatch each), releases them all and times, per
+// job, release -> RUNNING as squeue reports it (polled every 10 ms); then cancels them. SPAN 1
+// (default): 1-GPU jobs, round robin over the nodes; SPAN > 1: gangs of SPAN whole nodes (8 GPUs
+// each, one Slurm job over them), so JOBS * SPAN <= NODES lets all run at once.
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +12,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "exec_slurm/slurm_executor.h"
 
@@ -21,16 +24,33 @@ double ms(Clock::duration d) {
   return std::chrono::duration<double, std::milli>(d).count();
 }
 
+// Job j's nodes: one GPU on node j % nodes + 1, or SPAN whole nodes starting at node j * SPAN.
+std::vector<boreas::server::NodeGpus> placement(int j, int nodes, int span) {
+  if (span == 1) {
+    return {{"n" + std::to_string(j % nodes + 1), {0}}};
+  }
+  std::vector<boreas::server::NodeGpus> out;
+  for (int k = 0; k < span; ++k) {
+    out.push_back({"n" + std::to_string((j * span + k) % nodes + 1), {0, 1, 2, 3, 4, 5, 6, 7}});
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace boreas;
-  if (argc != 3 || std::getenv("SLURM_CONF") == nullptr) {
-    std::fprintf(stderr, "usage: SLURM_CONF=... exec_slurm_bench NODES JOBS\n");
+  if ((argc != 3 && argc != 4) || std::getenv("SLURM_CONF") == nullptr) {
+    std::fprintf(stderr, "usage: SLURM_CONF=... exec_slurm_bench NODES JOBS [SPAN]\n");
     return 1;
   }
   const int nodes = std::atoi(argv[1]);
   const int jobs = std::atoi(argv[2]);
+  const int span = argc == 4 ? std::atoi(argv[3]) : 1;
+  if (nodes < 1 || jobs < 1 || span < 1 || span > nodes) {
+    std::fprintf(stderr, "exec_slurm_bench: NODES, JOBS and SPAN must be >= 1 and SPAN <= NODES\n");
+    return 1;
+  }
   exec_slurm::SlurmExecutorOptions o;
   for (int i = 1; i <= nodes; ++i) {
     o.nodes["n" + std::to_string(i)] = {"n" + std::to_string(i), "h100"};
@@ -42,7 +62,8 @@ int main(int argc, char** argv) {
     server::LaunchRequest r;
     r.job = JobId(static_cast<uint32_t>(j + 1));
     r.argv = {"sleep", "60"};
-    r.placement = {{"n" + std::to_string(j % nodes + 1), {0}}};
+    r.placement = placement(j, nodes, span);
+    r.stdout_path = "/dev/null";  // else Slurm writes slurm-ID.out into the current directory
     auto id = exec.launch(r);
     if (!id.is_ok()) {
       std::fprintf(stderr, "%s\n", id.status().message().c_str());

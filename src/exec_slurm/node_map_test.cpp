@@ -75,10 +75,11 @@ slurm::SlurmNode with_state(const std::string& name, const std::string& state,
   return n;
 }
 
-server::NodeView view(const std::string& name, bool drained) {
+server::NodeView view(const std::string& name, bool drained, bool by_executor = false) {
   server::NodeView v;
   v.name = name;
   v.drained = drained;
+  v.drained_by_executor = by_executor;
   return v;
 }
 
@@ -86,21 +87,29 @@ server::NodeView view(const std::string& name, bool drained) {
 // when Slurm has b back it is resumed, c (still down) stays; resuming a in Boreas resumes it in Slurm.
 TEST(NodeWatch, SlurmOutOfServiceDrainsAndReturnResumesOnlyOurOwn) {
   const NodeMap map{{"a", {"n1", "h100"}}, {"b", {"n2", "h100"}}, {"c", {"n3", "h100"}}};
-  std::set<std::string> ours;
   auto first = drain_changes(
       map, {with_state("n1", "idle", {}), with_state("n2", "idle", {"DRAIN"}), with_state("n3", "down", {})},
-      {view("a", true), view("b", false), view("c", false)}, &ours);
+      {view("a", true), view("b", false), view("c", false)});
   // a: drained in Boreas by an operator while Slurm has n1 in service -> drained in Slurm too
   EXPECT_EQ(first, (std::vector<DrainChange>{{"a", true, true}, {"b", true, false}, {"c", true, false}}));
   slurm::SlurmNode n1 = with_state("n1", "idle", {"DRAIN"});
   n1.reason = kBoreasDrainReason;
+  // The controller now says b and c were drained by the executor (the watcher's set_drained).
   auto second = drain_changes(map, {n1, with_state("n2", "idle", {}), with_state("n3", "down", {})},
-                              {view("a", true), view("b", true), view("c", true)}, &ours);
+                              {view("a", true), view("b", true, true), view("c", true, true)});
   EXPECT_EQ(second, (std::vector<DrainChange>{{"b", false, false}}));  // a: Slurm's drain is ours, no echo
-  EXPECT_EQ(ours, (std::set<std::string>{"c"}));
   // The operator resumes a in Boreas: Slurm's drain (marked as Boreas's) is lifted.
-  auto third = drain_changes(map, {n1}, {view("a", false)}, &ours);
+  auto third = drain_changes(map, {n1}, {view("a", false)});
   EXPECT_EQ(third, (std::vector<DrainChange>{{"a", false, true}}));
+}
+
+// The same node in service in Slurm and drained in Boreas: who drained it decides. An executor
+// drain (read back from the store after a restart) is resumed; an operator's is carried into Slurm.
+TEST(NodeWatch, WhoDrainedANodeDecidesWhenSlurmHasItBack) {
+  const NodeMap map{{"a", {"n1", "h100"}}, {"b", {"n2", "h100"}}};
+  const auto changes = drain_changes(map, {with_state("n1", "idle", {}), with_state("n2", "mixed", {})},
+                                     {view("a", true, true), view("b", true, false)});
+  EXPECT_EQ(changes, (std::vector<DrainChange>{{"a", false, false}, {"b", true, true}}));
 }
 
 }  // namespace

@@ -8,35 +8,27 @@ namespace boreas::exec_slurm {
 
 namespace {
 
-// The rule for one node: b = drained in Boreas, s = Slurm's view of it.
-std::optional<DrainChange> change_for(const std::string& name, bool b, const slurm::SlurmNode& s,
-                                      std::set<std::string>* ours) {
+// The rule for one node: b = Boreas's view of it (drained, and by whom), s = Slurm's view.
+std::optional<DrainChange> change_for(const server::NodeView& b, const slurm::SlurmNode& s) {
   const bool marked = s.reason.rfind("boreas:", 0) == 0;  // drained in Slurm by this watcher
   if (marked) {
-    return b ? std::nullopt : std::optional<DrainChange>({name, false, true});
+    return b.drained ? std::nullopt : std::optional<DrainChange>({b.name, false, true});
   }
   if (!s.in_service()) {
-    if (b) {
-      return std::nullopt;
-    }
-    ours->insert(name);
-    return DrainChange{name, true, false};
+    return b.drained ? std::nullopt : std::optional<DrainChange>({b.name, true, false});
   }
-  if (!b) {
-    ours->erase(name);
+  if (!b.drained) {
     return std::nullopt;
   }
-  if (ours->erase(name) > 0) {
-    return DrainChange{name, false, false};
-  }
-  return DrainChange{name, true, true};
+  // Slurm has it in service: a drain of ours (stored, so also one made before a restart) ends;
+  // an operator's drain is carried into Slurm.
+  return b.drained_by_executor ? DrainChange{b.name, false, false} : DrainChange{b.name, true, true};
 }
 
 }  // namespace
 
 std::vector<DrainChange> drain_changes(const NodeMap& map, const std::vector<slurm::SlurmNode>& slurm_nodes,
-                                       const std::vector<server::NodeView>& boreas_nodes,
-                                       std::set<std::string>* ours) {
+                                       const std::vector<server::NodeView>& boreas_nodes) {
   std::unordered_map<std::string, const slurm::SlurmNode*> by_name;
   for (const auto& n : slurm_nodes) {
     by_name[n.name] = &n;
@@ -48,7 +40,7 @@ std::vector<DrainChange> drain_changes(const NodeMap& map, const std::vector<slu
     if (s == by_name.end()) {
       continue;
     }
-    if (auto c = change_for(b.name, b.drained, *s->second, ours)) {
+    if (auto c = change_for(b, *s->second)) {
       changes.push_back(*c);
     }
   }
@@ -68,10 +60,10 @@ void NodeWatcher::sync_once() {
   if (!nodes.is_ok()) {
     return;  // Slurm unreachable: nothing is concluded, the next pass tries again
   }
-  for (const DrainChange& c : drain_changes(map_, *nodes, controller_.nodes(), &ours_)) {
+  for (const DrainChange& c : drain_changes(map_, *nodes, controller_.nodes())) {
     const std::string& slurm_name = map_.at(c.node).name;
     if (!c.in_slurm) {
-      (void)controller_.set_drained("slurm", c.node, c.drained);
+      (void)controller_.set_drained("slurm", c.node, c.drained, server::DrainOrigin::kExecutor);
     } else if (c.drained) {
       (void)client_.drain(slurm_name, kBoreasDrainReason);
     } else {

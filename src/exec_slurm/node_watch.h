@@ -5,13 +5,12 @@
 //    watcher drained it;
 //  - a node drained in Boreas (`boreas drain`) while Slurm has it in service is drained in Slurm
 //    with the reason "boreas: drained in Boreas", and resumed in Slurm when Boreas resumes it.
-// The reason marks Slurm drains as Boreas's own, so that survives a restart. Boreas drains made
-// because of Slurm do not: after a restart such a node, once Slurm has it back, counts as drained
-// in Boreas by an operator (and is drained in Slurm) until `boreas resume`.
+// The reason marks Slurm drains as Boreas's own; Boreas drains made because of Slurm are stored as
+// the executor's (server::DrainOrigin), so both survive a restart: a node Slurm gives back after
+// one is resumed, not taken for an operator's drain.
 
 #include <condition_variable>
 #include <mutex>
-#include <set>
 #include <thread>
 
 #include "exec_slurm/node_map.h"
@@ -29,10 +28,9 @@ struct DrainChange {
   bool operator==(const DrainChange&) const = default;
 };
 
-// One pass of the rule: `ours` holds the nodes this watcher drained and is updated.
+// One pass of the rule, on Slurm's nodes and Boreas's (which says who drained each).
 std::vector<DrainChange> drain_changes(const NodeMap& map, const std::vector<slurm::SlurmNode>& slurm_nodes,
-                                       const std::vector<server::NodeView>& boreas_nodes,
-                                       std::set<std::string>* ours);
+                                       const std::vector<server::NodeView>& boreas_nodes);
 
 class NodeWatcher {
  public:
@@ -50,7 +48,6 @@ class NodeWatcher {
   slurm::Client client_;
   NodeMap map_;
   Duration every_;
-  std::set<std::string> ours_;
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;

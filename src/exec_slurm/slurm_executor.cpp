@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -260,16 +261,22 @@ std::vector<JobExit> SlurmExecutor::poll(Time now) {
     swept_ = true;
   }
   const auto seen = by_id(std::move(*all));
+  waiting_.clear();
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     const auto s = seen.find(it->second.slurm_id);
-    auto exit = check(it->first, it->second, s == seen.end() ? nullptr : &s->second, now);
+    const slurm::SlurmJob* sj = s == seen.end() ? nullptr : &s->second;
+    auto exit = check(it->first, it->second, sj, now);
     if (exit) {
       exits.push_back(*exit);
       it = jobs_.erase(it);
-    } else {
-      ++it;
+      continue;
     }
+    if (sj->state == "PENDING" && it->second.intent == Intent::kNone) {
+      waiting_.push_back({it->first, "Slurm", sj->reason});
+    }
+    ++it;
   }
+  std::sort(waiting_.begin(), waiting_.end(), [](const auto& a, const auto& b) { return a.job < b.job; });
   return exits;
 }
 

@@ -36,6 +36,9 @@ class SlurmExecutor final : public server::Executor {
   // that no adopt claimed: launched by a daemon killed before it recorded them, so never run.
   std::vector<server::JobExit> poll(Time now) override;
   size_t running() const override { return jobs_.size(); }
+  bool spans_nodes() const override { return true; }  // one Slurm job over --nodelist
+  // Released jobs Slurm keeps PENDING at the last poll, with squeue's reason ("Resources", ...).
+  std::vector<server::JobWait> waiting() const override { return waiting_; }
 
   // The sbatch request for a launch (exposed for tests).
   Result<slurm::SubmitRequest> submit_request(const server::LaunchRequest& req) const;
@@ -62,6 +65,7 @@ class SlurmExecutor final : public server::Executor {
   std::unordered_map<JobId, Tracked> jobs_;
   Time last_poll_ = Time::zero();
   bool swept_ = false;  // the first poll cancels held Boreas jobs no one recorded
+  std::vector<server::JobWait> waiting_;
 };
 
 // "boreas:42": the comment that marks a Slurm job as Boreas job 42.

@@ -11,6 +11,7 @@ Controller::Controller(ControllerConfig config, Store& store, Executor& executor
                        MetricsRegistry& metrics)
     : config_(std::move(config)), store_(store), executor_(executor) {
   drained_.assign(config_.cluster.nodes.size(), false);
+  executor_drained_.assign(config_.cluster.nodes.size(), false);
   jobs_gauge_ = &metrics.add("boreas_jobs", "Jobs known to the daemon, by state and queue.",
                              MetricType::kGauge, {"state", "queue"});
   gpus_gauge_ = &metrics.add("boreas_gpus", "GPUs by state (free, busy, drained) and type.",
@@ -28,6 +29,9 @@ Controller::Controller(ControllerConfig config, Store& store, Executor& executor
   submit_seconds_ = &metrics.add("boreas_submit_seconds",
                                  "Time from receiving a submission to its durable acknowledgement.",
                                  MetricType::kHistogram, {}, buckets);
+  executor_waiting_gauge_ = &metrics.add("boreas_executor_waiting_jobs", "Jobs Boreas started and released that "
+                                         "the executor's own scheduler (Slurm) still keeps pending, by its reason.",
+                                         MetricType::kGauge, {"executor", "reason"});
 }
 
 Controller::~Controller() { stop(); }
@@ -87,6 +91,7 @@ void Controller::tick() {
   for (const JobExit& e : executor_.poll(config_.clock())) {
     apply_exit(e);
   }
+  apply_waits();
   if (wake_ && config_.clock() >= *wake_) {
     wake_.reset();
     dirty_ = true;
@@ -153,8 +158,8 @@ Result<LiveJob> Controller::checkpoint(const Caller& who, JobId id) {
   return commit(call<Pending<LiveJob>>([&] { return do_checkpoint(who, id); }));
 }
 
-Status Controller::set_drained(const Caller& who, const std::string& node, bool drained) {
-  auto r = commit(call<Pending<bool>>([&] { return do_drain(who, node, drained); }));
+Status Controller::set_drained(const Caller& who, const std::string& node, bool drained, DrainOrigin origin) {
+  auto r = commit(call<Pending<bool>>([&] { return do_drain(who, node, drained, origin); }));
   return r.is_ok() ? Status::ok() : r.status();
 }
 
@@ -173,6 +178,22 @@ std::string Controller::node_name(int32_t node) const {
   return node >= 0 && static_cast<size_t>(node) < config_.cluster.nodes.size()
              ? config_.cluster.nodes[static_cast<size_t>(node)].name
              : std::string();
+}
+
+std::vector<std::string> Controller::node_names(const LiveJob& job) const {
+  std::vector<std::string> out;
+  for (const JobNode& p : job.placement) {
+    out.push_back(node_name(p.node));
+  }
+  return out;
+}
+
+nlohmann::json Controller::placement_json(const LiveJob& job) const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const JobNode& p : job.placement) {
+    out.push_back({{"node", node_name(p.node)}, {"gpu_indexes", p.gpus}});
+  }
+  return out;
 }
 
 void Controller::note(std::string_view event, const nlohmann::json& fields) {

@@ -66,7 +66,13 @@ struct NodeView {
   uint32_t free_gpus = 0;
   bool drained = false;
   std::vector<uint32_t> gpu_jobs;  // per node-local GPU index: the holding job's id, 0 = free
+  bool drained_by_executor = false;  // drained because the executor (Slurm) had it out of service
 };
+
+// Who drained a node: an operator (boreas drain, the API), or the executor's node watcher because
+// its own scheduler (Slurm) has the node down or drained. Stored, so it survives a restart: the
+// watcher resumes only nodes it drained itself.
+enum class DrainOrigin : uint8_t { kOperator, kExecutor };
 
 // Who asks for a change: the token's name, and the peer address of the request (both audited).
 struct Caller {
@@ -109,7 +115,8 @@ class Controller {
   void reconfigure(std::optional<QueueTree> queues, std::shared_ptr<policy::Scheduler> scheduler);
   Result<LiveJob> cancel(const Caller& who, JobId id);
   Result<LiveJob> checkpoint(const Caller& who, JobId id);
-  Status set_drained(const Caller& who, const std::string& node, bool drained);
+  Status set_drained(const Caller& who, const std::string& node, bool drained,
+                     DrainOrigin origin = DrainOrigin::kOperator);
   void set_log(JsonLog* log) { log_ = log; }  // structured logs; none when null (tests)
   void set_retention(Retention r) { retention_ = std::move(r); }  // before start()
 
@@ -121,6 +128,8 @@ class Controller {
   std::vector<QueueView> queues();
   std::vector<NodeView> nodes();
   std::string node_name(int32_t node) const;
+  std::vector<std::string> node_names(const LiveJob& job) const;  // its nodes' names, in placement order
+  nlohmann::json placement_json(const LiveJob& job) const;         // [{"node", "gpu_indexes"}, ...]
   void refresh_metrics();  // recomputes the state gauges (before a scrape)
   Duration run_round();     // runs a scheduling round now and returns how long it took
   MetricFamily& submit_latency() { return *submit_seconds_; }
@@ -146,7 +155,7 @@ class Controller {
   void settle_submit(JobId id, bool committed);
   Pending<LiveJob> do_cancel(const Caller& who, JobId id);
   Pending<LiveJob> do_checkpoint(const Caller& who, JobId id);
-  Pending<bool> do_drain(const Caller& who, const std::string& node, bool drained);
+  Pending<bool> do_drain(const Caller& who, const std::string& node, bool drained, DrainOrigin origin);
   Status ended_or_missing(JobId id, const std::string& wanted);
   void note(std::string_view event, const nlohmann::json& fields);
   Status validate(const SubmitRequest& req, int32_t& priority) const;
@@ -158,6 +167,8 @@ class Controller {
   LiveJob* find(JobId id);
   void schedule();
   Status check_allocation(const LiveJob& j) const;
+  Status check_node_allocation(JobId id, const JobNode& p) const;
+  std::optional<std::vector<JobNode>> placement_of(const policy::Start& start) const;
   bool plan_round(Time now);
   bool apply_plan(const policy::Plan& plan);
   void preempt(LiveJob& victim);
@@ -167,9 +178,11 @@ class Controller {
   std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
   void explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free);
   JobSpec spec_of(const LiveJob& job);
+  uint32_t largest_node_of(const std::string& type) const;
   bool take_start(const policy::Start& start, LiveJob& job);
   void launch_all(std::vector<LiveJob*>& starting);
   void apply_exit(const JobExit& e);
+  void apply_waits();
   void fail_or_restart(LiveJob& job, const std::string& what);
   std::vector<JobExit> reconcile();
   LaunchRequest launch_request(const LiveJob& job) const;
@@ -186,7 +199,7 @@ class Controller {
   JobId add_slot(JobSpec spec);
   void enter_state(LiveJob& job);
   void state_started(const LiveJob& job);
-  void state_left_running(const LiveJob& job, int32_t node);
+  void state_left_running(const LiveJob& job, const std::vector<JobNode>& was);
   void state_cancelled(const LiveJob& job);
   void set_stopping(LiveJob& job);
   void set_aside(LiveJob& job);
@@ -205,6 +218,9 @@ class Controller {
   std::map<uint32_t, LiveJob> uncommitted_;  // submits whose rows are being stored, by id
   std::map<std::pair<std::string, std::string>, JobId> idempotent_;  // (owner, key) -> job in memory
   std::vector<bool> drained_;
+  std::vector<bool> executor_drained_;  // per node: drained by the executor's watcher (DrainOrigin)
+  std::set<uint32_t> executor_waiting_;  // running jobs the executor still keeps waiting (executor_wait)
+  mutable std::unordered_map<std::string, uint32_t> largest_node_;  // GPU type name -> most GPUs on one node
   bool dirty_ = true;  // something changed since the last scheduling round
   std::optional<Time> wake_;  // the policy asked to be called again then
   Retention retention_;
@@ -232,6 +248,7 @@ class Controller {
   MetricFamily* store_errors_;
   MetricFamily* round_seconds_;
   MetricFamily* submit_seconds_;
+  MetricFamily* executor_waiting_gauge_;
 
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "server/controller.h"
+#include "server/gang_shape.h"
 #include "server/job_json.h"
 #include "server/job_records.h"
 
@@ -10,15 +11,6 @@ namespace boreas::server {
 namespace {
 
 std::string job_target(JobId id) { return "job/" + std::to_string(id.value()); }
-
-uint32_t largest_node(const Cluster& c, const std::string& type) {
-  uint32_t best = 0;
-  for (const Node& n : c.nodes) {
-    const bool match = type.empty() || (n.gpu_type && c.catalog.find(type) == n.gpu_type);
-    best = match ? std::max(best, n.gpu_count) : best;
-  }
-  return best;
-}
 
 // Without --queues the daemon has one queue, `default`: another name is a typo or a missing
 // --queues, never a new queue; and there are no priority classes to name.
@@ -58,12 +50,7 @@ Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
                               return all;
                             }());
   }
-  if (req.gpus > largest_node(c, req.gpu_type)) {
-    return invalid_argument("$.gpus: " + std::to_string(req.gpus) + " GPUs" +
-                            (req.gpu_type.empty() ? "" : " of type " + req.gpu_type) +
-                            " can never fit: the largest such node has " +
-                            std::to_string(largest_node(c, req.gpu_type)));
-  }
+  BOREAS_RETURN_IF_ERROR(check_gang_shape(c, req.gpus, req.gpu_type, executor_.spans_nodes()));
   BOREAS_RETURN_IF_ERROR(check_dependency_jobs(req));
   priority = 0;
   if (!config_.queues) {
@@ -229,7 +216,7 @@ Pending<LiveJob> Controller::do_checkpoint(const Caller& who, JobId id) {
   return {*j, std::move(durable)};
 }
 
-Pending<bool> Controller::do_drain(const Caller& who, const std::string& node, bool drained) {
+Pending<bool> Controller::do_drain(const Caller& who, const std::string& node, bool drained, DrainOrigin origin) {
   const auto& nodes = config_.cluster.nodes;
   const auto it = std::find_if(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == node; });
   if (it == nodes.end()) {
@@ -237,16 +224,49 @@ Pending<bool> Controller::do_drain(const Caller& who, const std::string& node, b
   }
   const auto n = static_cast<size_t>(it - nodes.begin());
   drained_[n] = drained;
+  executor_drained_[n] = drained && origin == DrainOrigin::kExecutor;
   reserve_slots(1);
   sync_hold(n);
   dirty_ = true;
   const Time now = config_.clock();
   auto durable = store_.write(
-      {{{"INSERT INTO node_state(name, drained) VALUES (?1, ?2) "
-         "ON CONFLICT(name) DO UPDATE SET drained = ?2",
-         {node, int64_t{drained ? 1 : 0}}},
+      {{{"INSERT INTO node_state(name, drained, drained_by) VALUES (?1, ?2, ?3) "
+         "ON CONFLICT(name) DO UPDATE SET drained = ?2, drained_by = ?3",
+         {node, int64_t{drained ? 1 : 0}, std::string(!drained ? "" : executor_drained_[n] ? "executor" : "operator")}},
         audit_row(now, who.name, drained ? "drain" : "resume", "node/" + node, "ok", who.peer)}});
   return {true, std::move(durable)};
+}
+
+// Released jobs the executor's own scheduler keeps waiting (Slurm: PENDING, with its reason) say so
+// in their reason, `why` and the boreas_executor_waiting_jobs gauge, until they run. O(waiting jobs).
+void Controller::apply_waits() {
+  std::map<uint32_t, const JobWait*> now;
+  const std::vector<JobWait> waits = executor_.waiting();
+  for (const JobWait& w : waits) {
+    now[w.job.value()] = &w;
+  }
+  for (uint32_t id : executor_waiting_) {
+    LiveJob* j = find(JobId(id));
+    if (now.count(id) == 0 && j != nullptr && j->state == JobState::kRunning) {
+      j->executor_wait.clear();
+      j->reason = "running";
+      note("job.executor_running", {{"job", id}});
+    }
+  }
+  executor_waiting_.clear();
+  for (const auto& [id, w] : now) {
+    LiveJob* j = find(JobId(id));
+    if (j == nullptr || j->state != JobState::kRunning) {
+      continue;
+    }
+    executor_waiting_.insert(id);
+    const std::string wait = w->by + ": " + w->reason;
+    if (j->executor_wait != wait) {
+      j->executor_wait = wait;
+      j->reason = "started by Boreas; " + w->by + " keeps it pending: " + w->reason;
+      note("job.executor_wait", {{"job", id}, {"executor", w->by}, {"reason", w->reason}});
+    }
+  }
 }
 
 // The job's restart policy decides: back to the queue (keeping its submit time, so its place in
@@ -270,7 +290,7 @@ void Controller::apply_exit(const JobExit& e) {
   if (j == nullptr) {
     return;
   }
-  const int32_t node = j->node;
+  const std::vector<JobNode> was = j->placement;
   const Time now = config_.clock();
   if (j->state == JobState::kRunning && e.kind != ExitKind::kNeverRan) {
     j->ran += now - j->start;  // ends when the daemon sees the exit
@@ -279,6 +299,7 @@ void Controller::apply_exit(const JobExit& e) {
   j->process = {};
   j->stopping = false;
   j->reason_kind.clear();
+  j->executor_wait.clear();
   dirty_ = true;
   switch (e.kind) {
     case ExitKind::kCompleted: j->state = JobState::kCompleted; j->reason = "exit 0"; break;
@@ -300,12 +321,11 @@ void Controller::apply_exit(const JobExit& e) {
   if (is_terminal(j->state)) {
     j->end = now;  // the allocation stays on record: where it ran
   } else {
-    j->node = -1;
-    j->gpu_indexes.clear();
+    j->placement.clear();
   }
   note("job.exited", {{"job", j->id.value()}, {"state", to_string(j->state)}, {"exit_code", e.exit_code},
                       {"reason", j->reason}});
-  state_left_running(*j, node);
+  state_left_running(*j, was);
   auto written = write_async({update_job_row(*j, now)});
   if (is_terminal(j->state)) {
     retire(*j, std::move(written));

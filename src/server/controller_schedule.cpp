@@ -6,6 +6,7 @@
 #include <map>
 
 #include "server/controller.h"
+#include "server/gang_shape.h"
 #include "server/output_path.h"
 #include "server/job_records.h"
 #include "state/cluster_view.h"
@@ -37,6 +38,13 @@ std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32
   if (most >= job.request.gpus) {
     return "waiting: the " + std::string(config_.scheduler->name()) + " policy starts other jobs first";
   }
+  if (const uint32_t per = largest_node_of(job.request.gpu_type); job.request.gpus > per) {
+    return "no fit: a gang of " + std::to_string(job.request.gpus) + " GPUs needs " +
+           std::to_string(job.request.gpus / std::max(per, 1u)) + " whole free undrained nodes of " +
+           std::to_string(per) + (job.request.gpu_type.empty() ? "" : " " + job.request.gpu_type) +
+           " GPUs (one Slurm job, the same count on every node); the most free on one node now is " +
+           std::to_string(most);
+  }
   return "no fit: needs " + std::to_string(job.request.gpus) + " GPUs on one undrained node" +
          (job.request.gpu_type.empty() ? "" : " of type " + job.request.gpu_type) +
          "; the most free now is " + std::to_string(most);
@@ -60,27 +68,57 @@ JobSpec Controller::spec_of(const LiveJob& job) {
   s.gpu_types = symbols_.intern(job.request.gpu_type);
   s.kind = job.request.gpus > 0 ? JobKind::kTraining : JobKind::kBatch;
   s.gpus = job.request.gpus;
-  s.gpus_per_node = job.request.gpus;  // the local executor runs a job on one node
+  // A job that fits a node runs on one; a larger gang (executors that span nodes) takes any shape
+  // the placement gives, and take_start keeps only even ones.
+  const bool gang = job.request.gpus > largest_node_of(job.request.gpu_type);
+  s.gpus_per_node = gang ? 0 : job.request.gpus;
   s.submit = job.submit;
   s.time_limit = job.request.time_limit;
   s.duration = job.request.time_limit;  // the best estimate a live job offers
   return s;
 }
 
-// Maps a start onto one node's local GPU indexes; false when it spans nodes or a drained node.
-bool Controller::take_start(const policy::Start& start, LiveJob& job) {
-  std::vector<uint32_t> local;
-  int32_t node = -1;
-  for (GpuId g : start.gpus) {
-    const int32_t n = static_cast<int32_t>(state_->node_of(g).value());
-    if ((node >= 0 && n != node) || drained_[static_cast<size_t>(n)]) {
-      return false;
-    }
-    node = n;
-    local.push_back(g.value() - config_.cluster.nodes[static_cast<size_t>(n)].first_gpu);
+// largest_node, remembered per type name: spec_of runs for every job at each state rebuild.
+uint32_t Controller::largest_node_of(const std::string& type) const {
+  const auto [it, fresh] = largest_node_.try_emplace(type, 0);
+  if (fresh) {
+    it->second = largest_node(config_.cluster, type);
   }
-  job.node = start.gpus.empty() ? 0 : node;
-  job.gpu_indexes = std::move(local);
+  return it->second;
+}
+
+// Maps a start onto node-local GPU indexes, node by node; nullopt when it touches a drained node.
+std::optional<std::vector<JobNode>> Controller::placement_of(const policy::Start& start) const {
+  std::map<int32_t, std::vector<uint32_t>> by_node;
+  for (GpuId g : start.gpus) {
+    const auto n = state_->node_of(g).value();
+    if (drained_[n]) {
+      return std::nullopt;
+    }
+    by_node[static_cast<int32_t>(n)].push_back(g.value() - config_.cluster.nodes[n].first_gpu);
+  }
+  std::vector<JobNode> out;
+  for (auto& [node, gpus] : by_node) {
+    out.push_back({node, std::move(gpus)});
+  }
+  if (out.empty()) {
+    out.push_back({0, {}});  // a job without GPUs runs on the first node
+  }
+  return out;
+}
+
+// A start the executor can run: one node, or (an executor that spans nodes) the same GPU count on
+// every node, as Slurm's per-node --gres gives. Else the job waits for another round.
+bool Controller::take_start(const policy::Start& start, LiveJob& job) {
+  auto placement = placement_of(start);
+  if (!placement) {
+    return false;
+  }
+  const auto uneven = [&](const JobNode& p) { return p.gpus.size() != placement->front().gpus.size(); };
+  if (placement->size() > 1 && (!executor_.spans_nodes() || std::any_of(placement->begin(), placement->end(), uneven))) {
+    return false;
+  }
+  job.placement = std::move(*placement);
   job.reason_kind.clear();
   return true;
 }
@@ -197,7 +235,7 @@ bool Controller::apply_plan(const policy::Plan& plan) {
   }
   const std::vector<uint32_t> most_free = most_free_by_type();
   for (auto& [id, j] : jobs_) {
-    if (j.state == JobState::kPending && j.node < 0 && j.waits_for.empty() && !waits_on_dependency(j)) {
+    if (j.state == JobState::kPending && j.placement.empty() && j.waits_for.empty() && !waits_on_dependency(j)) {
       explain_pending(j, planned.count(id) > 0, most_free);
     }
   }
@@ -213,9 +251,9 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
     r.env.push_back(k + "=" + v);
   }
   r.cwd = job.request.cwd;
-  r.gpu_indexes = job.gpu_indexes;
-  if (job.node >= 0) {
-    r.placement.push_back({config_.cluster.nodes[static_cast<size_t>(job.node)].name, job.gpu_indexes});
+  r.gpu_indexes = job.placement.empty() ? std::vector<uint32_t>{} : job.placement.front().gpus;
+  for (const JobNode& p : job.placement) {
+    r.placement.push_back({node_name(p.node), p.gpus});
   }
   r.time_limit = job.request.time_limit;
   r.started = job.start;
@@ -241,14 +279,13 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
       j->attempts += 1;
       j->reason = "running";
       held.push_back(j);
-      note("job.started", {{"job", j->id.value()}, {"node", node_name(j->node)}, {"gpus", j->gpu_indexes},
-                           {"pid", j->process.pid}, {"attempt", j->attempts}});
+      note("job.started", {{"job", j->id.value()}, {"nodes", placement_json(*j)}, {"pid", j->process.pid},
+                           {"attempt", j->attempts}});
     } else {
       failed.push_back(j);
       j->state = JobState::kFailed;
       j->end = now;
-      j->node = -1;
-      j->gpu_indexes.clear();
+      j->placement.clear();
       j->reason = "could not start: " + id.status().message();
       note("job.exited", {{"job", j->id.value()}, {"state", "failed"}, {"reason", j->reason}});
     }
@@ -273,8 +310,7 @@ void Controller::launch_all(std::vector<LiveJob*>& starting) {
     }
     (void)executor_.abort(j->id);
     j->state = JobState::kPending;
-    j->node = -1;
-    j->gpu_indexes.clear();
+    j->placement.clear();
     j->reason = "the store refused the launch record; will retry";
     note("job.launch_aborted", {{"job", j->id.value()}, {"reason", j->reason}});
   }
@@ -296,14 +332,17 @@ std::vector<JobExit> Controller::reconcile() {
 }
 
 Status Controller::load_drained() {
-  auto rows = store_.query({"SELECT name FROM node_state WHERE drained = 1", {}});
+  auto rows = store_.query({"SELECT name, drained_by FROM node_state WHERE drained = 1", {}});
   if (!rows.is_ok()) {
     return rows.status();
   }
   for (const SqlRow& r : *rows) {
     const std::string name = as_text(r[0]);
     for (size_t n = 0; n < config_.cluster.nodes.size(); ++n) {
-      drained_[n] = drained_[n] || config_.cluster.nodes[n].name == name;
+      if (config_.cluster.nodes[n].name == name) {
+        drained_[n] = true;
+        executor_drained_[n] = as_text(r[1]) == "executor";
+      }
     }
   }
   return Status::ok();
@@ -360,25 +399,31 @@ Status Controller::recover() {
 // A job recorded running must fit the cluster the daemon has now (the spec may have been edited,
 // or NVML found fewer GPUs than when it started), else its GPUs cannot be held for it.
 Status Controller::check_allocation(const LiveJob& j) const {
-  if (j.state != JobState::kRunning || j.node < 0) {
+  if (j.state != JobState::kRunning) {
     return Status::ok();
   }
+  for (const JobNode& p : j.placement) {
+    BOREAS_RETURN_IF_ERROR(check_node_allocation(j.id, p));
+  }
+  return Status::ok();
+}
+
+Status Controller::check_node_allocation(JobId id, const JobNode& p) const {
   const auto& nodes = config_.cluster.nodes;
-  const bool node_ok = static_cast<size_t>(j.node) < nodes.size();
-  const uint32_t count = node_ok ? nodes[static_cast<size_t>(j.node)].gpu_count : 0;
-  const bool gpus_ok =
-      std::all_of(j.gpu_indexes.begin(), j.gpu_indexes.end(), [&](uint32_t g) { return g < count; });
+  const bool node_ok = p.node >= 0 && static_cast<size_t>(p.node) < nodes.size();
+  const uint32_t count = node_ok ? nodes[static_cast<size_t>(p.node)].gpu_count : 0;
+  const bool gpus_ok = std::all_of(p.gpus.begin(), p.gpus.end(), [&](uint32_t g) { return g < count; });
   if (node_ok && gpus_ok) {
     return Status::ok();
   }
   std::string gpus;
-  for (uint32_t g : j.gpu_indexes) {
+  for (uint32_t g : p.gpus) {
     gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
   }
   return conflict(
-      "store: job " + std::to_string(j.id.value()) + " is recorded running on node #" + std::to_string(j.node) +
+      "store: job " + std::to_string(id.value()) + " is recorded running on node #" + std::to_string(p.node) +
       " GPU(s) " + gpus + ", of which the cluster now has " +
-      (node_ok ? "only " + std::to_string(count) + " GPU(s) on (" + nodes[static_cast<size_t>(j.node)].name + ")"
+      (node_ok ? "only " + std::to_string(count) + " GPU(s) on (" + nodes[static_cast<size_t>(p.node)].name + ")"
                : "no such node") +
       ": start the daemon with the cluster spec the job started under, or stop its process first");
 }
@@ -434,7 +479,7 @@ std::vector<NodeView> Controller::nodes() {
     for (size_t n = 0; n < c.nodes.size(); ++n) {
       const Node& node = c.nodes[n];
       NodeView v{node.name, node.gpu_type ? c.catalog.at(*node.gpu_type).name : "", node.gpu_count,
-                 0, drained_[n], {}};
+                 0, drained_[n], {}, executor_drained_[n]};
       for (uint32_t g = 0; g < node.gpu_count; ++g) {
         v.gpu_jobs.push_back(job_at(GpuId(node.first_gpu + g)));
       }
@@ -465,10 +510,19 @@ void Controller::refresh_metrics() {
     }
     for (const auto& [id, j] : jobs_) {
       jobs_gauge_->add({std::string(to_string(j.state)), j.request.queue});
-      if (j.state == JobState::kRunning && j.node >= 0) {
-        const Node& n = c.nodes[static_cast<size_t>(j.node)];
+      for (const JobNode& p : j.state == JobState::kRunning ? j.placement : std::vector<JobNode>{}) {
+        const Node& n = c.nodes[static_cast<size_t>(p.node)];
         const std::string type = n.gpu_type ? c.catalog.at(*n.gpu_type).name : "none";
-        queue_gpus_gauge_->add({j.request.queue, type}, static_cast<double>(j.gpu_indexes.size()));
+        queue_gpus_gauge_->add({j.request.queue, type}, static_cast<double>(p.gpus.size()));
+      }
+    }
+    executor_waiting_gauge_->clear();
+    for (uint32_t id : executor_waiting_) {
+      const auto it = jobs_.find(id);
+      const std::string& wait = it == jobs_.end() ? std::string() : it->second.executor_wait;
+      const auto colon = wait.find(": ");
+      if (colon != std::string::npos) {  // "Slurm: Resources"
+        executor_waiting_gauge_->add({wait.substr(0, colon), wait.substr(colon + 2)});
       }
     }
     for (size_t n = 0; n < c.nodes.size(); ++n) {

@@ -19,8 +19,10 @@ constexpr size_t kMinSlots = 256;
 
 std::vector<GpuId> gpus_of(const Cluster& c, const LiveJob& j) {
   std::vector<GpuId> gpus;
-  for (uint32_t g : j.gpu_indexes) {
-    gpus.emplace_back(c.nodes[static_cast<size_t>(j.node)].first_gpu + g);
+  for (const JobNode& p : j.placement) {
+    for (uint32_t g : p.gpus) {
+      gpus.emplace_back(c.nodes[static_cast<size_t>(p.node)].first_gpu + g);
+    }
   }
   return gpus;
 }
@@ -64,7 +66,7 @@ Status Controller::rebuild_state(size_t capacity) {
     }
     BOREAS_RETURN_IF_ERROR(state_->submit(slot, j.submit));
     BOREAS_RETURN_IF_ERROR(state_->restore(slot, j.ran, j.ran, j.preemptions));  // live jobs run at rate 1
-    if (j.state == JobState::kRunning && j.node >= 0 && unplaced_.count(id) == 0) {
+    if (j.state == JobState::kRunning && !j.placement.empty() && unplaced_.count(id) == 0) {
       BOREAS_RETURN_IF_ERROR(state_->start(slot, gpus_of(config_.cluster, j), j.start));
     }
   }
@@ -105,7 +107,7 @@ void Controller::state_started(const LiveJob& job) {
 
 // After apply_exit updated the job: ended, or back to pending with its service so far (the state
 // banks work capped at the spec's duration, which is the time limit or zero, so restore sets it).
-void Controller::state_left_running(const LiveJob& job, int32_t node) {
+void Controller::state_left_running(const LiveJob& job, const std::vector<JobNode>& was) {
   const JobId slot = slot_of(job.id);
   const Time now = config_.clock();
   specs_[slot.value()].preemptible = true;  // no longer stopping
@@ -122,9 +124,11 @@ void Controller::state_left_running(const LiveJob& job, int32_t node) {
     }
     state_error(state_->restore(slot, job.ran, job.ran, job.preemptions));  // also one never placed
   }
-  if (node >= 0 && drained_[static_cast<size_t>(node)]) {
-    reserve_slots(1);
-    sync_hold(static_cast<size_t>(node));
+  for (const JobNode& p : was) {  // every node it left: a drained one holds its freed GPUs
+    if (drained_[static_cast<size_t>(p.node)]) {
+      reserve_slots(1);
+      sync_hold(static_cast<size_t>(p.node));
+    }
   }
 }
 

@@ -293,8 +293,7 @@ TEST_F(ControllerStateTest, RestartPlacesOnlyLiveJobsWhenAStaleRowSharesTheirGpu
     j.request.command = {"true"};
     j.request.gpus = 4;
     j.state = JobState::kRunning;
-    j.node = 0;
-    j.gpu_indexes = {0, 1, 2, 3};
+    j.placement = {{0, {0, 1, 2, 3}}};
     j.process = {static_cast<int32_t>(100000 + id), 1};
     rows.push_back(insert_job_row(j));
     rows.push_back(update_job_row(j, Time::from_micros(now_us_.load())));

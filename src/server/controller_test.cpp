@@ -67,13 +67,15 @@ std::string gpu_conflict(const Watch::Snapshot& s) {
   std::map<std::pair<int32_t, uint32_t>, uint32_t> owner;
   std::vector<uint32_t> held(s.nodes.size(), 0);
   for (const LiveJob& j : s.jobs) {
-    for (uint32_t g : j.state == JobState::kRunning ? j.gpu_indexes : std::vector<uint32_t>{}) {
-      const auto [it, fresh] = owner.emplace(std::pair{j.node, g}, j.id.value());
-      if (!fresh) {
-        return "GPU " + std::to_string(g) + " held by jobs " + std::to_string(it->second) + " and " +
-               std::to_string(j.id.value());
+    for (const JobNode& p : j.state == JobState::kRunning ? j.placement : std::vector<JobNode>{}) {
+      for (uint32_t g : p.gpus) {
+        const auto [it, fresh] = owner.emplace(std::pair{p.node, g}, j.id.value());
+        if (!fresh) {
+          return "GPU " + std::to_string(g) + " held by jobs " + std::to_string(it->second) + " and " +
+                 std::to_string(j.id.value());
+        }
+        held[static_cast<size_t>(p.node)] += 1;
       }
-      held[static_cast<size_t>(j.node)] += 1;
     }
   }
   for (size_t n = 0; n < s.nodes.size(); ++n) {

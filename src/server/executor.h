@@ -63,6 +63,14 @@ struct AdoptOutcome {
   std::optional<JobExit> exit;  // it finished while the daemon was down
 };
 
+// A job the executor launched and released that its own scheduler still keeps waiting (Slurm:
+// PENDING, with squeue's reason), as of the executor's last poll.
+struct JobWait {
+  JobId job;
+  std::string by;      // who keeps it waiting: "Slurm"
+  std::string reason;  // in its own words, e.g. Slurm's "Resources" or "JobHeldAdmin"
+};
+
 class Executor {
  public:
   virtual ~Executor() = default;
@@ -77,6 +85,11 @@ class Executor {
   // Reaps finished jobs, escalates signals whose grace ran out and enforces time limits.
   virtual std::vector<JobExit> poll(Time now) = 0;
   virtual size_t running() const = 0;
+  // True when one job may run across several nodes (Slurm, one job over --nodelist); the local
+  // executor runs every job on this one host, so a job must fit one node of the spec.
+  virtual bool spans_nodes() const { return false; }
+  // Released jobs that do not run yet (executors with a scheduler of their own); none by default.
+  virtual std::vector<JobWait> waiting() const { return {}; }
 };
 
 }  // namespace boreas::server

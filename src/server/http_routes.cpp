@@ -167,7 +167,7 @@ std::optional<LiveJob> requested_job(Controller& c, Exchange& ex, const httplib:
 }
 
 json job_json(Controller& c, const LiveJob& j, const std::optional<Principal>& who) {
-  return job_to_json(j, c.node_name(j.node), env_visible_to(who, j.owner));
+  return job_to_json(j, c.node_names(j), env_visible_to(who, j.owner));
 }
 
 json gpu_usage_json(const std::vector<uint32_t>& jobs) {

@@ -243,7 +243,7 @@ json submit_to_json(const SubmitRequest& r) {
   return j;
 }
 
-json job_to_json(const LiveJob& job, const std::string& node_name, bool show_env) {
+json job_to_json(const LiveJob& job, const std::vector<std::string>& node_names, bool show_env) {
   json j = {{"id", job.id.value()},
             {"owner", job.owner},
             {"state", std::string(to_string(job.state))},
@@ -256,9 +256,21 @@ json job_to_json(const LiveJob& job, const std::string& node_name, bool show_env
   if (!show_env) {
     j["request"].erase("env");
   }
-  if (!node_name.empty()) {
-    j["node"] = node_name;
-    j["gpu_indexes"] = job.gpu_indexes;
+  std::string joined;
+  json nodes = json::array();
+  for (size_t i = 0; i < job.placement.size() && i < node_names.size(); ++i) {
+    joined += (joined.empty() ? "" : ",") + node_names[i];
+    nodes.push_back({{"node", node_names[i]}, {"gpu_indexes", job.placement[i].gpus}});
+  }
+  if (!joined.empty()) {
+    j["node"] = joined;  // "n1,n2" for a gang across nodes
+    j["nodes"] = nodes;
+  }
+  if (nodes.size() == 1) {
+    j["gpu_indexes"] = job.placement.front().gpus;
+  }
+  if (!job.executor_wait.empty()) {
+    j["executor_wait"] = job.executor_wait;
   }
   if (job.start.us() != 0) {
     j["start_us"] = job.start.us();
@@ -276,6 +288,9 @@ json why_json(const LiveJob& job) {
   json j = {{"id", job.id.value()}, {"state", std::string(to_string(job.state))}, {"reason", job.reason}};
   if (job.state == JobState::kPending && !job.reason_kind.empty()) {
     j["kind"] = job.reason_kind;
+  }
+  if (!job.executor_wait.empty()) {
+    j["executor_wait"] = job.executor_wait;
   }
   return j;
 }

@@ -20,7 +20,7 @@ Result<RestartPolicy> parse_restart(const std::string& text);
 std::string restart_to_string(const RestartPolicy& r);
 nlohmann::json submit_to_json(const SubmitRequest& r);
 // `request.env` is left out unless show_env (the job's owner and admins see it, see env_visible_to).
-nlohmann::json job_to_json(const LiveJob& job, const std::string& node_name, bool show_env = true);
+nlohmann::json job_to_json(const LiveJob& job, const std::vector<std::string>& node_names, bool show_env = true);
 // GET /v1/jobs/{id}/why: id, state, reason, and the policy's `kind` while it explains a wait.
 nlohmann::json why_json(const LiveJob& job);
 

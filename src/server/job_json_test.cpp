@@ -105,8 +105,8 @@ TEST(JobJson, EnvIsLeftOutUnlessShown) {
   LiveJob j;
   j.request.command = {"true"};
   j.request.env = {{"TOKEN", "secret"}};
-  EXPECT_EQ(job_to_json(j, "", true)["request"]["env"]["TOKEN"], "secret");
-  EXPECT_FALSE(job_to_json(j, "", false)["request"].contains("env"));
+  EXPECT_EQ(job_to_json(j, {}, true)["request"]["env"]["TOKEN"], "secret");
+  EXPECT_FALSE(job_to_json(j, {}, false)["request"].contains("env"));
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ Result<LiveJob> job_from_row(const SqlRow& r) {
   j.request = std::move(*req);
   j.owner = as_text(r[2]);
   j.state = *state;
-  if (!decode_allocation(as_text(r[4]), j.node, j.gpu_indexes)) {
+  if (!decode_allocation(as_text(r[4]), j.placement)) {
     return internal_error(where + "unreadable allocation `" + as_text(r[4]) + "`");
   }
   j.process = {static_cast<int32_t>(as_int(r[5])), static_cast<uint64_t>(as_int(r[6]))};
@@ -54,37 +54,59 @@ Result<LiveJob> job_from_row(const SqlRow& r) {
 
 }  // namespace
 
-std::string encode_allocation(int32_t node, const std::vector<uint32_t>& gpus) {
-  if (node < 0) {
-    return "";
-  }
-  std::string out = std::to_string(node) + ":";
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    out += (i == 0 ? "" : ",") + std::to_string(gpus[i]);
+std::string encode_allocation(const std::vector<JobNode>& placement) {
+  std::string out;
+  for (const JobNode& p : placement) {
+    out += (out.empty() ? "" : ";") + std::to_string(p.node) + ":";
+    for (size_t i = 0; i < p.gpus.size(); ++i) {
+      out += (i == 0 ? "" : ",") + std::to_string(p.gpus[i]);
+    }
   }
   return out;
 }
 
-bool decode_allocation(const std::string& text, int32_t& node, std::vector<uint32_t>& gpus) {
-  node = -1;
-  gpus.clear();
-  if (text.empty()) {
-    return true;
+namespace {
+
+// Digits only: std::stoul would read "1;3" as 1 and drop the rest.
+std::optional<uint32_t> whole_number(const std::string& s) {
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
   }
+  return static_cast<uint32_t>(std::stoul(s));
+}
+
+std::optional<JobNode> decode_node(const std::string& text) {
   const auto colon = text.find(':');
-  if (colon == std::string::npos) {
-    return false;
+  const auto node = whole_number(text.substr(0, colon));
+  if (colon == std::string::npos || !node) {
+    return std::nullopt;
   }
-  try {
-    node = std::stoi(text.substr(0, colon));
-    std::istringstream in(text.substr(colon + 1));
-    for (std::string part; std::getline(in, part, ',');) {
-      gpus.push_back(static_cast<uint32_t>(std::stoul(part)));
+  JobNode out{static_cast<int32_t>(*node), {}};
+  std::istringstream in(text.substr(colon + 1));
+  for (std::string part; std::getline(in, part, ',');) {
+    const auto gpu = whole_number(part);
+    if (!gpu) {
+      return std::nullopt;
     }
-  } catch (const std::exception&) {
-    return false;
+    out.gpus.push_back(*gpu);
   }
-  return node >= 0;
+  return out;
+}
+
+}  // namespace
+
+bool decode_allocation(const std::string& text, std::vector<JobNode>& placement) {
+  placement.clear();
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, ';');) {
+    auto node = decode_node(part);
+    if (!node) {
+      placement.clear();
+      return false;
+    }
+    placement.push_back(std::move(*node));
+  }
+  return true;
 }
 
 SqlStatement insert_job_row(const LiveJob& job) {
@@ -100,7 +122,7 @@ SqlStatement update_job_row(const LiveJob& job, Time now) {
           "start_us = ?7, end_us = ?8, attempts = ?9, exit_code = ?10, updated_us = ?11, restarts = ?12, "
           "preemptions = ?13, ran_us = ?14 WHERE id = ?1",
           {int64_t{job.id.value()}, std::string(to_string(job.state)), job.reason,
-           encode_allocation(job.node, job.gpu_indexes), int64_t{job.process.pid},
+           encode_allocation(job.placement), int64_t{job.process.pid},
            static_cast<int64_t>(job.process.start_ticks), job.start.us(), job.end.us(),
            int64_t{job.attempts}, int64_t{job.exit_code}, now.us(), int64_t{job.restarts},
            int64_t{job.preemptions}, job.ran.us()}};

@@ -51,7 +51,9 @@ struct EndedJob {
 };
 Result<std::vector<EndedJob>> ended_before(Store& store, Time cutoff, uint32_t limit);
 
-std::string encode_allocation(int32_t node, const std::vector<uint32_t>& gpus);
-bool decode_allocation(const std::string& text, int32_t& node, std::vector<uint32_t>& gpus);
+// The jobs.allocation column: "NODE:G,G" per node, nodes joined by ';' ("0:0,1;3:0,1"), empty
+// when unplaced. A one-node allocation reads as it did before gangs could span nodes.
+std::string encode_allocation(const std::vector<JobNode>& placement);
+bool decode_allocation(const std::string& text, std::vector<JobNode>& placement);
 
 }  // namespace boreas::server

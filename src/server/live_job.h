@@ -40,6 +40,13 @@ struct SubmitRequest {
   std::string run_as;
 };
 
+// One node of a job's allocation: the node's index in the cluster spec and its node-local GPUs.
+struct JobNode {
+  int32_t node = -1;
+  std::vector<uint32_t> gpus;
+  bool operator==(const JobNode&) const = default;
+};
+
 struct LiveJob {
   JobId id;
   std::string owner;
@@ -47,8 +54,10 @@ struct LiveJob {
   int32_t priority = 0;  // value of the priority class; higher starts first
   JobState state = JobState::kPending;
   std::string reason;   // why it is pending, or how it ended
-  int32_t node = -1;    // index into the cluster's nodes while it holds GPUs
-  std::vector<uint32_t> gpu_indexes;  // node-local
+  // The nodes it holds GPUs on, in node order (one, unless the executor spans nodes: a gang larger
+  // than a node); kept once it ended, as where it ran. Empty while unplaced; a job without GPUs
+  // runs on one node with none.
+  std::vector<JobNode> placement;
   ProcessIdentity process;
   Time submit;
   Time start;
@@ -63,6 +72,17 @@ struct LiveJob {
   bool stopping = false;         // asked to stop (preempt, checkpoint, cancel); holds its GPUs until it exits
   std::vector<JobId> waits_for;  // stopping jobs whose GPUs the policy gave this pending job
   std::string reason_kind;       // while pending: the policy's PendingKind name, empty when it gave none
+  // While running: the executor launched and released it, but its own scheduler still keeps it
+  // waiting (Slurm: PENDING and squeue's reason, e.g. "Resources"); empty once it runs.
+  std::string executor_wait;
 };
+
+inline uint32_t gpu_count(const std::vector<JobNode>& placement) {
+  uint32_t n = 0;
+  for (const JobNode& p : placement) {
+    n += static_cast<uint32_t>(p.gpus.size());
+  }
+  return n;
+}
 
 }  // namespace boreas::server

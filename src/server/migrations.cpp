@@ -84,6 +84,9 @@ constexpr std::array kMigrations = {
               "END;"
               "CREATE INDEX jobs_ended_by_end ON jobs(end_us)"
               "  WHERE state IN ('completed', 'failed', 'cancelled');"},
+    // A Slurm node watcher resumes only the drains it made; after a restart it reads which.
+    Migration{10, "who drained a node: 'operator' or 'executor' (its node watcher, e.g. Slurm had it down)",
+              "ALTER TABLE node_state ADD COLUMN drained_by TEXT NOT NULL DEFAULT 'operator';"},
 };
 
 }  // namespace

@@ -3,7 +3,8 @@
 #   BOREAS=build/boreas SRC=. tests/slurm/bench_serve.sh [JOBS]   (root; starts its own cluster)
 # Submits JOBS (default 32) one-GPU `sleep 30` jobs through the HTTP API and times (a) the API
 # acknowledgements, (b) until Slurm runs all of them (4 nodes x 8 GPUs: 32 fit at once); then
-# JOBS `true` jobs until Boreas reports them all completed.
+# JOBS `true` jobs until Boreas reports them all completed; then, 5 times, one 16-GPU gang (2 whole
+# nodes, one Slurm job) from its submission until Slurm runs it.
 set -euo pipefail
 JOBS=${1:-32}
 LAB=$(mktemp -d /tmp/boreas-slurm-bench-XXXXXX)
@@ -32,3 +33,13 @@ for i in $(seq "$JOBS"); do ids+=("$(submit "$ADMIN" '{"command":["true"],"gpus"
 for id in "${ids[@]}"; do wait_state "$ADMIN" "$id" completed; done
 t4=$(now)
 echo "$JOBS 'true' jobs submitted and completed through Slurm in $(elapsed "$t3" "$t4") ms"
+for i in $(seq 5); do
+  t5=$(now)
+  gang=$(submit "$ADMIN" '{"command":["sleep","30"],"gpus":16}')
+  until squeue -h -t R -o '%k %D' | grep -qx "boreas:$gang 2"; do sleep 0.01; done
+  t6=$(now)
+  echo "16-GPU gang $i: submission -> RUNNING in Slurm on 2 nodes in $(elapsed "$t5" "$t6") ms"
+  squeue -h -o %i | xargs -r scancel
+  wait_state "$ADMIN" "$gang" cancelled
+  until [ "$(squeue -h -t PD,R,CG -o %i | wc -l)" -eq 0 ]; do sleep 0.05; done
+done

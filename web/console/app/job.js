@@ -24,9 +24,11 @@ function Timeline({ job }) {
       ? `, ran ${duration((end - job.start_us) / 1e6)}` : ''}; ${job.restarts} restart(s).</p>`;
 }
 
+// A gang across nodes (the Slurm executor) lists each node with its GPUs; one node reads as before.
 function Placement({ job }) {
   if (!job.node) return html`<p class="note" id="job-placement">Not placed.</p>`;
-  return html`<p id="job-placement">Node <a href="#/nodes">${job.node}</a>, GPUs ${job.gpu_indexes.join(', ')}</p>`;
+  const nodes = job.nodes || [{ node: job.node, gpu_indexes: job.gpu_indexes || [] }];
+  return html`<p id="job-placement">${nodes.map((n, i) => html`${i ? '; ' : ''}Node <a href="#/nodes">${n.node}</a>, GPUs ${n.gpu_indexes.join(', ')}`)}</p>`;
 }
 
 // The log tail, shown only when the daemon answers 200 (older daemons have no logs route).

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# `boreas serve --executor slurm` on the fixture cluster (4 nodes x 8 fake h100), part 2:
+#   1. a 16-GPU gang is placed by the policy on 2 whole nodes, runs as one Slurm job across both,
+#      shows both nodes (API and `boreas jobs`), survives kill -9 of the daemon (adopted, run once),
+#      completes, and every GPU of both nodes is free again;
+#   2. Slurm's own reason: a job Boreas released that Slurm keeps pending (a job outside Boreas
+#      holds the GPUs) shows squeue's reason in the API, `boreas why`, `boreas jobs` and /metrics;
+#   3. drain memory: a node Boreas drained because Slurm drained it is resumed when Slurm gives it
+#      back, also after a restart in between (not taken for an operator's drain).
+source "$SRC/tests/slurm/lib.sh"
+trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs; scancel -n foreign 2>/dev/null || true; scontrol update NodeName=n4 State=RESUME 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+py() { python3 -c "import json,sys; j=json.load(sys.stdin); $1"; }
+job_json() { api "$ADMIN" GET "/v1/jobs/$1" | cut -d' ' -f2-; }
+free_gpus() { api "$ADMIN" GET /v1/nodes | cut -d' ' -f2- | py 'print(sum(n["free_gpus"] for n in j["nodes"]))'; }
+cli() { BOREAS_SERVER=$URL BOREAS_TOKEN=$ADMIN "$BOREAS" "$@"; }
+
+"$BOREAS" cluster import --slurm --out "$WORK/lab.yaml" >/dev/null
+CLUSTER=$WORK/lab.yaml
+start_daemon --executor slurm
+ADMIN=$(token admin '*' root)
+
+# 1. A gang of 16 on 8-GPU nodes.
+gang=$(submit "$ADMIN" "{\"command\":[\"sh\",\"-c\",\"echo \$SLURM_JOB_NUM_NODES \$SLURM_JOB_NODELIST >> $WORK/gang; sleep 4\"],\"gpus\":16}")
+wait_state "$ADMIN" "$gang" running
+nodes=$(job_json "$gang" | py 'print(" ".join(n["node"] + ":" + str(len(n["gpu_indexes"])) for n in j["nodes"]))')
+[ "$(wc -w <<<"$nodes")" = 2 ] || fail "the gang runs on '$nodes', want 2 nodes"
+for n in $nodes; do [ "${n#*:}" = 8 ] || fail "the gang has $n, want 8 GPUs on each node"; done
+[ "$(free_gpus)" = 16 ] || fail "$(free_gpus) GPUs free with the gang running, want 16"
+gsid=$(squeue -h -t running -o '%i %k' | awk -v k="boreas:$gang" '$2 == k {print $1}')
+[ "$(squeue -h -j "$gsid" -o %D)" = 2 ] || fail "Slurm job $gsid has $(squeue -h -j "$gsid" -o %D) nodes, want 2"
+shown=$(cli jobs -o id,nodelist | awk -v id="$gang" '$1 == id {print $2}')
+[ "$shown" = "$(job_json "$gang" | py 'print(j["node"])')" ] && [ "${shown//[^,]/}" = "," ] ||
+  fail "boreas jobs shows the gang on '$shown', want both nodes"
+for _ in $(seq 100); do [ -s "$WORK/gang" ] && break; sleep 0.05; done
+stop_daemon KILL  # mid-run: Slurm keeps running it
+start_daemon --executor slurm
+[ "$(job_json "$gang" | py 'print(j["state"], j["attempts"], len(j["nodes"]))')" = "running 1 2" ] ||
+  fail "after the restart the gang is '$(job_json "$gang" | py 'print(j["state"], j["attempts"], len(j["nodes"]))')', want adopted: running 1 2"
+[ "$(free_gpus)" = 16 ] || fail "after the restart $(free_gpus) GPUs are free, want 16 (the gang's 16 held)"
+wait_state "$ADMIN" "$gang" completed
+[ "$(cat "$WORK/gang")" = "2 $(squeue -h -j "$gsid" -t all -o %N)" ] || fail "the gang ran as '$(cat "$WORK/gang")', want once on 2 nodes"
+[ "$(free_gpus)" = 32 ] || fail "$(free_gpus) GPUs free after the gang, want 32"
+
+# 2. A job outside Boreas takes every GPU of every node; Boreas (which does not see it) starts a
+#    job, and Slurm keeps it pending with its own reason until the outsider is gone.
+sbatch -J foreign -N 4 --gres=gpu:h100:8 -o /dev/null --wrap 'sleep 60' >/dev/null
+for _ in $(seq 100); do [ "$(squeue -h -n foreign -o %T)" = RUNNING ] && break; sleep 0.05; done
+held=$(submit "$ADMIN" '{"command":["true"],"gpus":1}')
+# Just released, Slurm says "None" until its scheduler has looked at the job; then its reason.
+for _ in $(seq 100); do
+  sid=$(squeue -h -t pending -o '%i %k' | awk -v k="boreas:$held" '$2 == k {print $1}')
+  reason=$( [ -z "$sid" ] || squeue -h -j "$sid" -o %r)
+  [ -n "$reason" ] && [ "$reason" != None ] && break; sleep 0.05
+done
+[ "$(squeue -h -j "$sid" -o %T)" = PENDING ] && [ "$reason" != None ] || fail "Slurm job $sid is $(squeue -h -j "$sid" -o '%T %r')"
+for _ in $(seq 40); do [ "$(job_json "$held" | py 'print(j.get("executor_wait"))')" = "Slurm: $reason" ] && break; sleep 0.05; done
+[ "$(job_json "$held" | py 'print(j["executor_wait"])')" = "Slurm: $reason" ] ||
+  fail "the API shows '$(job_json "$held")', want executor_wait Slurm: $reason"
+[ "$(cli why "$held")" = "running: started by Boreas; Slurm keeps it pending: $reason" ] ||
+  fail "boreas why says '$(cli why "$held")'"
+[ "$(cli jobs -o id,nodelist | awk -v id="$held" '$1 == id {print $2, $3}')" = "(Slurm: $reason)" ] ||
+  fail "boreas jobs shows '$(cli jobs -o id,nodelist | grep "^ *$held ")'"
+curl -sf "$URL/metrics" | grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$reason\"} 1" ||
+  fail "/metrics: $(curl -sf "$URL/metrics" | grep executor_waiting)"
+scancel -n foreign
+wait_state "$ADMIN" "$held" completed
+
+# 3. Slurm drains n4 (leaf2-r00-n01): drained in Boreas by the watcher; the daemon restarts; Slurm
+#    gives n4 back: Boreas resumes it, and does not carry a drain into Slurm as an operator's.
+scontrol update NodeName=n4 State=DRAIN Reason="serve_gang test"
+wait_drained leaf2-r00-n01 true
+stop_daemon
+start_daemon --executor slurm
+[ "$(node_drained leaf2-r00-n01)" = true ] || fail "the drain was not kept across the restart"
+scontrol update NodeName=n4 State=RESUME
+wait_drained leaf2-r00-n01 false
+sleep 1.2  # one more watcher pass: it must not drain n4 in Slurm as an operator's drain
+[ "$(slurm_reason n4)" = none ] || fail "Slurm's reason for n4 is '$(slurm_reason n4)' after it came back, want none"
+echo "slurm serve_gang: ok — 16 GPUs on $nodes as Slurm job $gsid, adopted after kill -9, all" \
+  "32 GPUs free after; Slurm's reason '$reason' shown; a Slurm drain resumed after a restart"
+stop_daemon
