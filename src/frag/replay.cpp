@@ -69,11 +69,14 @@ std::vector<PodShape> arrivals(const std::vector<PodShape>& pods, int64_t capaci
 ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arrivals,
                     const std::vector<TaskClass>& mix, Policy policy, uint64_t seed) {
   Placer placer(policy, mix, seed);
-  std::vector<double> frag(nodes.size());
+  FragMemo metric(mix);                            // the curve reports FGD's measure for every policy
+  std::vector<double> frag(nodes.size());          // FGD's measure, per node
+  std::vector<double> own(nodes.size());           // the policy's measure, per node
   Totals t;
   t.capacity = t.idle = capacity_milli(nodes);
   for (size_t i = 0; i < nodes.size(); ++i) {
-    frag[i] = placer.memo().frag(nodes[i]);
+    frag[i] = metric.frag(nodes[i]);
+    own[i] = placer.memo().frag(nodes[i]);
     t.frag += frag[i];
   }
   ReplayResult r;
@@ -95,7 +98,7 @@ ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arriva
   for (const auto& p : arrivals) {
     ++r.pods;
     arrived += p.total_milli();
-    const Choice c = placer.choose(nodes, frag, p);
+    const Choice c = placer.choose(nodes, own, p);
     if (c.node < 0) {
       ++r.failed;
       if (arrived * 100 <= 100 * t.capacity) {
@@ -106,7 +109,8 @@ ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arriva
       apply(n, p, c.pick);
       placed += p.total_milli();
       t.idle -= p.total_milli();
-      frag[static_cast<size_t>(c.node)] = placer.memo().frag(n);
+      frag[static_cast<size_t>(c.node)] = metric.frag(n);
+      own[static_cast<size_t>(c.node)] = placer.memo().frag(n);
     }
     record();
   }
