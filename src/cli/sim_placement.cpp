@@ -3,7 +3,7 @@
 namespace boreas::cli {
 
 void add_placement_options(CLI::App* cmd, PlacementArgs& a) {
-  cmd->add_option("--placement", a.name, "count | first-fit | pack | consolidated | topo | cool | hetero (default count)");
+  cmd->add_option("--placement", a.name, "count | first-fit | pack | consolidated | frag | topo | cool | hetero (default count)");
   cmd->add_option("--topo-max-wait", a.topo_max_wait_s,
                   "topo: seconds a gang may wait for a tighter network domain (default 600)");
   cmd->add_option("--topo-min-efficiency", a.topo_min_efficiency,
