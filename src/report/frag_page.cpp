@@ -70,18 +70,22 @@ Result<FragCurve> read_curve(const std::string& dir, const std::string& policy) 
   return c;
 }
 
-double x_of(double arrived, double x_max) { return kLeft + arrived / x_max * (kWidth - kLeft - kRight); }
-double y_of(double pct) { return kTop + (1.0 - pct / 100.0) * (kHeight - kTop - kBottom); }
+// The part of the plane a chart shows: arrived demand x0..x1, percent y0..y1 (ticks every `step`).
+struct Frame {
+  double x0 = 0, x1 = 130, y0 = 0, y1 = 100, step = 20;
+  double x(double arrived) const { return kLeft + (arrived - x0) / (x1 - x0) * (kWidth - kLeft - kRight); }
+  double y(double pct) const { return kTop + (y1 - pct) / (y1 - y0) * (kHeight - kTop - kBottom); }
+};
 
-std::string axes(double x_max, std::string_view y_label) {
+std::string axes(const Frame& f, std::string_view y_label) {
   std::string s;
-  for (int pct = 0; pct <= 100; pct += 20) {
+  for (double pct = f.y0; pct <= f.y1 + 1e-9; pct += f.step) {
     s += fmt::format("<line x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>"
-                     "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
-                     kLeft, kWidth - kRight, y_of(pct), y_of(pct), kLeft - 4, y_of(pct) + 4, pct);
+                     "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>\n",
+                     kLeft, kWidth - kRight, f.y(pct), f.y(pct), kLeft - 4, f.y(pct) + 4, pct);
   }
-  for (int arrived = 0; arrived <= static_cast<int>(x_max); arrived += 10) {
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", x_of(arrived, x_max),
+  for (double arrived = f.x0; arrived <= f.x1 + 1e-9; arrived += 10) {
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:g}</text>\n", f.x(arrived),
                      kHeight - kBottom + 16, arrived);
   }
   s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">arrived GPU demand, % of capacity</text>\n",
@@ -91,22 +95,30 @@ std::string axes(double x_max, std::string_view y_label) {
   return s;
 }
 
-// One line per policy of `values(curve)` against arrived demand, with the legend at the right.
-template <typename Values>
-std::string chart(const std::vector<FragCurve>& curves, std::string_view y_label, Values values) {
-  double x_max = 1;
+double x_max(const std::vector<FragCurve>& curves) {
+  double x = 1;
   for (const auto& c : curves) {
-    x_max = std::max(x_max, c.arrived_pct.back());
+    x = std::max(x, c.arrived_pct.back());
   }
+  return x;
+}
+
+// One line per policy of `values(curve)` against arrived demand, with the legend at the right;
+// points left of the frame are left out, values are clamped to it.
+template <typename Values>
+std::string chart(const std::vector<FragCurve>& curves, const Frame& f, std::string_view y_label, Values values) {
   std::string s = fmt::format("<svg width=\"{}\" height=\"{}\" font-size=\"11\" role=\"img\" aria-label=\"{}\">\n",
                               kWidth, kHeight, html_escape(y_label));
-  s += axes(x_max, y_label);
+  s += axes(f, y_label);
   for (size_t i = 0; i < curves.size(); ++i) {
     const FragCurve& c = curves[i];
     const std::vector<double>& ys = values(c);
     std::string points;
     for (size_t k = 0; k < ys.size(); ++k) {
-      points += fmt::format("{}{:.1f},{:.1f}", k ? " " : "", x_of(c.arrived_pct[k], x_max), y_of(ys[k]));
+      if (c.arrived_pct[k] >= f.x0) {
+        points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", f.x(c.arrived_pct[k]),
+                              f.y(std::clamp(ys[k], f.y0, f.y1)));
+      }
     }
     const std::string_view colour = kColours[i % kColours.size()];
     s += fmt::format("<polyline data-policy=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"/>\n",
@@ -164,13 +176,17 @@ std::string frag_html(const std::vector<FragCurve>& curves, const std::string& t
                   "</h1>\n<p class=\"how\">Means over seeds (docs/fragmentation.md). Pods never leave: as "
                   "arrived demand grows, a policy that packs better keeps allocating longer.</p>\n";
   s += table(curves);
+  const Frame whole{0, x_max(curves), 0, 100, 20};
+  const Frame top{std::min(80.0, whole.x1 - 10), whole.x1, 80, 100, 5};
+  auto alloc = [](const FragCurve& c) -> const auto& { return c.alloc_pct; };
   s += "<h2>GPU allocation</h2>\n<p class=\"how\">Allocated GPU as % of capacity. Higher and later to "
-       "flatten is better; the diagonal up to 100 % is every pod placed.</p>\n";
-  s += chart(curves, "GPU allocated, % of capacity", [](const FragCurve& c) -> const auto& { return c.alloc_pct; });
+       "flatten is better; the diagonal up to 100 % is every pod placed. The second chart enlarges the "
+       "top right, where the policies part.</p>\n";
+  s += chart(curves, whole, "GPU allocated, % of capacity", alloc);
+  s += chart(curves, top, "GPU allocated, % of capacity", alloc);
   s += "<h2>Fragmentation ratio</h2>\n<p class=\"how\">Fragmented idle GPU as % of idle GPU, by FGD's "
        "measure against the pod list's task mix. Lower is better.</p>\n";
-  s += chart(curves, "fragmented / idle GPU, %",
-             [](const FragCurve& c) -> const auto& { return c.frag_ratio_pct; });
+  s += chart(curves, whole, "fragmented / idle GPU, %", [](const FragCurve& c) -> const auto& { return c.frag_ratio_pct; });
   return s + "</body></html>\n";
 }
 

@@ -49,6 +49,9 @@ TEST(FragPage, DrawsEachPolicyAtTheRightPlace) {
                       "points=\"50.0,260.0 520.0,135.0\""),
             std::string::npos);
   EXPECT_NE(html.find("points=\"50.0,260.0 520.0,197.5\""), std::string::npos);
+  // The enlarged allocation chart shows arrived 80..100 and 80..100 %: the point at arrived 0 is
+  // left out, and 50 % is clamped to the bottom edge (520, 260).
+  EXPECT_NE(html.find("points=\"520.0,260.0\""), std::string::npos);
   // The table: allocation at 100 % and the ratio at 90 % (the first point at or past 90: 25).
   EXPECT_NE(html.find("<tr><th>fgd</th><td>50.00</td><td>50.00</td><td>0.00</td><td>25.00</td><td>1.00</td></tr>"),
             std::string::npos);

@@ -18,10 +18,10 @@ for p in fgd bestfit packing clustering dotprod random boreas; do
   cmp -s "$work/a/$p/curve.csv" "$work/b/$p/curve.csv" || fail "$p: curve differs between --threads 1 and 2"
 done
 
-# `boreas report` draws the curves of every policy from the output directory.
+# `boreas report` draws the curves of every policy from the output directory (three charts).
 "$boreas" report "$work/a" -o "$work/frag.html" >/dev/null || fail "report on a frag output"
 for p in fgd bestfit packing clustering dotprod random boreas; do
-  [ "$(grep -c "<polyline data-policy=\"$p\"" "$work/frag.html")" -eq 2 ] || fail "report: no two curves of $p"
+  [ "$(grep -c "<polyline data-policy=\"$p\"" "$work/frag.html")" -eq 3 ] || fail "report: not three curves of $p"
 done
 "$boreas" report "$work/a" --schedule-trace "$work/s.json" 2>"$work/err.txt"
 [ $? -eq 1 ] && grep -q "is a boreas frag output: pass -o FILE.html" "$work/err.txt" || fail "report without -o"
