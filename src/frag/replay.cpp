@@ -69,7 +69,7 @@ std::vector<PodShape> arrivals(const std::vector<PodShape>& pods, int64_t capaci
 ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arrivals,
                     const std::vector<TaskClass>& mix, Policy policy, uint64_t seed) {
   Placer placer(policy, mix, seed);
-  // The curve reports FGD's measure for every policy. Boreas scores with its own, kept per node
+  // The curve reports FGD's measure for every policy. boreas-cpu scores with its own, kept per node
   // beside FGD's in a second memo; the other policies share the placer's memo of FGD's measure.
   const bool own_measure = measure_of(policy) != Measure::kFgd;
   FragMemo fgd_memo(own_measure ? mix : std::vector<TaskClass>{});
