@@ -22,7 +22,7 @@ namespace {
 struct FragArgs {
   std::string cluster;
   std::string trace;
-  std::string policies = "fgd,bestfit,packing,clustering,dotprod,random";
+  std::string policies = "fgd,bestfit,packing,clustering,dotprod,random,boreas";
   std::string seeds = "42-51";
   std::string out;
   double ratio = 1.3;
@@ -191,7 +191,7 @@ void add_frag_commands(CLI::App& app, Runner& runner) {
   cmd->add_option("--cluster", a->cluster, "cluster YAML, e.g. examples/clusters/openb.yaml")->required();
   cmd->add_option("--trace", a->trace, "pod list, e.g. data/traces/alibaba-pai-gpu-2023/openb_pod_list_default.csv.gz")
       ->required();
-  cmd->add_option("--policy", a->policies, "comma-separated: fgd,bestfit,packing,clustering,dotprod,random");
+  cmd->add_option("--policy", a->policies, "comma-separated: fgd,bestfit,packing,clustering,dotprod,random,boreas,boreas-cpu (default: all but boreas-cpu)");
   cmd->add_option("--seeds", a->seeds, "seeds, e.g. 42-51 (default) or 1,5");
   cmd->add_option("--ratio", a->ratio, "arrived GPU demand at the end, x capacity (default 1.3)");
   cmd->add_option("--class-coverage", a->coverage,

@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "report/chrome_trace.h"
+#include "report/frag_page.h"
 #include "report/html_report.h"
 
 namespace boreas::cli {
@@ -19,6 +20,16 @@ struct ReportArgs {
 int run_report(const ReportArgs& args) {
   if (args.html_out.empty() && args.trace_out.empty()) {
     return report_error(invalid_argument("nothing to write: pass -o FILE.html and/or --schedule-trace FILE.json"));
+  }
+  if (args.dirs.size() == 1 && report::is_frag_output(args.dirs[0])) {  // `boreas frag --out` (its own page)
+    if (args.html_out.empty()) {
+      return report_error(invalid_argument(args.dirs[0] + " is a boreas frag output: pass -o FILE.html"));
+    }
+    if (Status s = report::write_frag_report(args.dirs[0], args.html_out, args.options.title); !s.is_ok()) {
+      return report_error(s);
+    }
+    std::cout << "report: " << args.html_out << "\n";
+    return kExitOk;
   }
   if (!args.html_out.empty()) {
     if (Status s = report::write_html_report(args.dirs, args.html_out, args.options); !s.is_ok()) {

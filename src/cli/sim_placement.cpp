@@ -3,7 +3,7 @@
 namespace boreas::cli {
 
 void add_placement_options(CLI::App* cmd, PlacementArgs& a) {
-  cmd->add_option("--placement", a.name, "count | first-fit | pack | consolidated | topo | cool | hetero (default count)");
+  cmd->add_option("--placement", a.name, "count | first-fit | pack | consolidated | frag | topo | cool | hetero (default count)");
   cmd->add_option("--topo-max-wait", a.topo_max_wait_s,
                   "topo: most seconds a gang waits for a tighter network domain (default 86400; it waits only while the wait is shorter than the slowdown it avoids)");
   cmd->add_option("--topo-min-efficiency", a.topo_min_efficiency,

@@ -82,9 +82,95 @@ Choice choose(Policy policy, const std::vector<Node>& nodes, const PodShape& p,
   Placer placer(policy, mix, 1);
   std::vector<double> frag;
   for (const auto& n : nodes) {
-    frag.push_back(node_frag(n, mix));
+    frag.push_back(node_frag(n, mix, measure_of(policy)));
   }
   return placer.choose(nodes, frag, p);
+}
+
+// One class: a whole GPU with 8 CPUs.
+std::vector<TaskClass> one_gpu_eight_cpu() { return {{pod(8000, 1, 1000), 1.0}}; }
+
+TEST(CpuAwareMeasure, CountsTheGpuThatTheCpuLeftCannotServe) {
+  const PodShape c = pod(8000, 1, 1000);
+  // 4 idle GPUs, 16 CPUs: two pods fit by CPU, so 2 of the 4 GPUs are stranded: 2000. FGD: 0.
+  const Node tight = node(16000, {1000, 1000, 1000, 1000});
+  EXPECT_EQ(class_frag(tight, c), 0);
+  EXPECT_EQ(class_frag_cpu(tight, c), 2000);
+  // 32 CPUs host four pods: nothing stranded, the same as FGD.
+  EXPECT_EQ(class_frag_cpu(node(32000, {1000, 1000, 1000, 1000}), c), 0);
+  // GPUs [400, 1000, 1000], 8 CPUs: FGD's fragment is the 400 GPU; one pod by CPU uses 1000 of the
+  // 2000 usable: 400 + 1000 = 1400.
+  const Node mixed = node(8000, {400, 1000, 1000});
+  EXPECT_EQ(class_frag(mixed, c), 400);
+  EXPECT_EQ(class_frag_cpu(mixed, c), 1400);
+  // Too little CPU for even one pod: all idle GPU, as in FGD.
+  EXPECT_EQ(class_frag_cpu(node(4000, {1000, 1000}), c), 2000);
+  // A share class of 0.25 GPU and 2 CPUs on GPUs [1000, 1000] with 4 CPUs: two shares by CPU use
+  // 500 of the 2000 usable: 1500 stranded.
+  EXPECT_EQ(class_frag_cpu(node(4000, {1000, 1000}), pod(2000, 1, 250)), 1500);
+  EXPECT_DOUBLE_EQ(node_frag(tight, one_gpu_eight_cpu(), Measure::kCpuAware), 2000.0);
+}
+
+TEST(Policies, BoreasPutsACpuPodWhereItStrandsNoGpu) {
+  // A CPU-only pod of 4 CPUs. N0: 8 idle GPUs and 32 CPUs (four 8-CPU pods by CPU: 4000 stranded);
+  // after the pod 28 CPUs host three: 5000 stranded, score 100·sigmoid(−1) = 26. N1: every GPU
+  // taken, nothing to strand: score sigmoid(0) = 50. FGD sees no change on either (both 50) and
+  // picks at random; both Boreas policies always take N1 (boreas: FGD's 50 = 50, then 50 > 26).
+  const std::vector<Node> nodes = {node(32000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}),
+                                   node(32000, {0, 0})};
+  const PodShape cpu_pod = pod(4000, 0, 0);
+  FragMemo memo(one_gpu_eight_cpu(), Measure::kCpuAware);
+  EXPECT_EQ(score_fgd(nodes[0], cpu_pod, 4000.0, memo).score, 26);
+  EXPECT_EQ(score_fgd(nodes[1], cpu_pod, 0.0, memo).score, 50);
+  FragMemo fgd(one_gpu_eight_cpu());
+  EXPECT_EQ(score_fgd(nodes[0], cpu_pod, 0.0, fgd).score, 50);
+  EXPECT_EQ(score_fgd(nodes[1], cpu_pod, 0.0, fgd).score, 50);
+  EXPECT_EQ(score_boreas(nodes[0], cpu_pod, 0.0, fgd, memo).score, 50 * 101 + 26);
+  EXPECT_EQ(score_boreas(nodes[1], cpu_pod, 0.0, fgd, memo).score, 50 * 101 + 50);
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    Placer cpu_only(Policy::kBoreasCpu, one_gpu_eight_cpu(), seed);
+    EXPECT_EQ(cpu_only.choose(nodes, {4000.0, 0.0}, cpu_pod).node, 1);
+    Placer boreas(Policy::kBoreas, one_gpu_eight_cpu(), seed);
+    EXPECT_EQ(boreas.choose(nodes, {0.0, 0.0}, cpu_pod).node, 1);  // FGD's measure: 0 on both
+  }
+}
+
+TEST(Policies, BoreasSendsAShareToGpuThatTooLittleCpuWouldStrand) {
+  // Half a GPU with 4 CPUs. N0: GPUs [1000, 1000], 12 CPUs: one 8-CPU pod by CPU, 1000 stranded;
+  // after the share on GPU 0 ([500, 1000], 8 CPUs): the 500 GPU is FGD's fragment, one pod uses
+  // 1000: 500. Gain +500: 100·sigmoid(0.5) = 62. N1: the same GPUs with 32 CPUs: 0 before, 500
+  // after: 37. FGD sees 0 -> 500 on both (37, a tie); both Boreas policies take N0.
+  const std::vector<Node> nodes = {node(12000, {1000, 1000}), node(32000, {1000, 1000})};
+  const PodShape share = pod(4000, 1, 500);
+  FragMemo memo(one_gpu_eight_cpu(), Measure::kCpuAware);
+  EXPECT_EQ(score_fgd(nodes[0], share, 1000.0, memo).score, 62);
+  EXPECT_EQ(score_fgd(nodes[1], share, 0.0, memo).score, 37);
+  FragMemo fgd(one_gpu_eight_cpu());
+  EXPECT_EQ(score_fgd(nodes[0], share, 0.0, fgd).score, score_fgd(nodes[1], share, 0.0, fgd).score);
+  EXPECT_EQ(choose(Policy::kBoreasCpu, nodes, share, one_gpu_eight_cpu()).node, 0);
+  EXPECT_EQ(choose(Policy::kBoreas, nodes, share, one_gpu_eight_cpu()).node, 0);
+}
+
+TEST(Policies, BoreasKeepsFgdsChoiceWhereFgdHasOne) {
+  // Classes A (a GPU, 8 CPUs) and B (2 GPUs, 2 CPUs), half each; the pod: a GPU and 2 CPUs.
+  // N0: GPUs [1000, 1000], 32 CPUs. FGD: 0 before; after ([0, 1000], 30 CPUs) B no longer fits:
+  // 0.5·1000 = 500, score sigmoid(−0.5) = 37. The CPU-aware measure: the same, 37.
+  // N1: GPUs [1000, 1000, 1000, 0], 8 CPUs. FGD: 0 before; after ([0, 1000, 1000, 0], 6 CPUs) A
+  // lacks CPU: 0.5·2000 = 1000, score 26. CPU-aware: before, A's CPU serves one of 3 GPUs:
+  // 0.5·2000 = 1000; after, 1000 again: score 50.
+  // boreas-cpu takes N1 (50 > 37); boreas keeps FGD's N0 (37 > 26 decides before the CPU points).
+  const std::vector<TaskClass> mix = {{pod(8000, 1, 1000), 0.5}, {pod(2000, 2, 1000), 0.5}};
+  const std::vector<Node> nodes = {node(32000, {1000, 1000}), node(8000, {1000, 1000, 1000, 0})};
+  const PodShape p = pod(2000, 1, 1000);
+  FragMemo fgd(mix);
+  FragMemo cpu(mix, Measure::kCpuAware);
+  EXPECT_EQ(score_fgd(nodes[0], p, 0.0, fgd).score, 37);
+  EXPECT_EQ(score_fgd(nodes[1], p, 0.0, fgd).score, 26);
+  EXPECT_EQ(score_fgd(nodes[0], p, 0.0, cpu).score, 37);
+  EXPECT_EQ(score_fgd(nodes[1], p, 1000.0, cpu).score, 50);
+  EXPECT_EQ(choose(Policy::kBoreasCpu, nodes, p, mix).node, 1);
+  EXPECT_EQ(choose(Policy::kBoreas, nodes, p, mix).node, 0);
+  EXPECT_EQ(choose(Policy::kFgd, nodes, p, mix).node, 0);
 }
 
 TEST(Policies, FgdTakesTheShareThatRemovesAFragment) {
@@ -164,9 +250,11 @@ TEST(Policies, RandomOnlyPicksNodesThatFitAndFailsWhenNoneDoes) {
 }
 
 TEST(Policies, ParseNamesAndRejectUnknownOnes) {
-  auto all = parse_policy_list("fgd,bestfit,packing,clustering,dotprod,random");
+  auto all = parse_policy_list("fgd,bestfit,packing,clustering,dotprod,random,boreas,boreas-cpu");
   ASSERT_TRUE(all.is_ok());
-  EXPECT_EQ(all->size(), 6u);
+  EXPECT_EQ(all->size(), 8u);
+  EXPECT_EQ((*all)[6], Policy::kBoreas);
+  EXPECT_EQ((*all)[7], Policy::kBoreasCpu);
   auto bad = parse_policy_list("fgd,best-fit");
   ASSERT_FALSE(bad.is_ok());
   EXPECT_NE(bad.status().message().find("unknown policy 'best-fit'"), std::string::npos);

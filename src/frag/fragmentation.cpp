@@ -58,13 +58,27 @@ int64_t class_frag(const Node& n, const PodShape& c) {
   return frag;
 }
 
-double node_frag(const Node& n, const std::vector<TaskClass>& mix) {
+int64_t class_frag_cpu(const Node& n, const PodShape& c) {
+  const int64_t frag = class_frag(n, c);
+  const int64_t idle = n.gpu_left_total();
+  if (frag == idle || c.cpu_milli == 0) {  // the class cannot use the node at all, or needs no CPU
+    return frag;
+  }
+  // The class fits at least once. Pods of it reach `usable` GPU milli at most (FGD's non-fragment),
+  // and the CPU left hosts `by_cpu` of them: the GPU the missing pods would have used is stranded.
+  const int64_t usable = idle - frag;
+  const int64_t by_cpu = n.cpu_left / c.cpu_milli;
+  return idle - std::min(usable, by_cpu * c.total_milli());
+}
+
+double node_frag(const Node& n, const std::vector<TaskClass>& mix, Measure measure) {
   if (n.gpu_count == 0) {
     return 0;
   }
   double f = 0;
   for (const auto& c : mix) {
-    f += c.weight * static_cast<double>(class_frag(n, c.shape));
+    const int64_t cf = measure == Measure::kFgd ? class_frag(n, c.shape) : class_frag_cpu(n, c.shape);
+    f += c.weight * static_cast<double>(cf);
   }
   return f;
 }
@@ -91,7 +105,7 @@ double FragMemo::frag(const Node& n) {
   if (it != memo_.end()) {
     return it->second;
   }
-  const double f = node_frag(n, mix_);
+  const double f = node_frag(n, mix_, measure_);
   memo_.emplace(k, f);
   return f;
 }

@@ -23,15 +23,23 @@ struct TaskClass {
 // to 1. FGD's experiments use 0.95 and count CPU-only pods too.
 std::vector<TaskClass> task_mix(const std::vector<PodShape>& pods, double coverage = 0.95);
 
+// Which fragmentation a memo measures: FGD's (one pod of each class), or Boreas' CPU-aware one
+// (as many pods of each class as the node's CPU allows; docs/fragmentation.md, "Beating FGD").
+enum class Measure : uint8_t { kFgd, kCpuAware };
+
 // Idle milli-GPU on `n` that one pod of `c` could not use.
 int64_t class_frag(const Node& n, const PodShape& c);
+// Idle milli-GPU on `n` that pods of `c` could not use, filling the node with them until its CPU
+// or GPU runs out: FGD's fragment plus the idle GPU stranded by too little CPU for more pods.
+int64_t class_frag_cpu(const Node& n, const PodShape& c);
 // Popularity-weighted fragmentation of `n`, in milli-GPU.
-double node_frag(const Node& n, const std::vector<TaskClass>& mix);
+double node_frag(const Node& n, const std::vector<TaskClass>& mix, Measure measure = Measure::kFgd);
 
 // node_frag memoised on what it depends on (GPU type, CPU left, the multiset of free GPU milli).
 class FragMemo {
  public:
-  explicit FragMemo(std::vector<TaskClass> mix) : mix_(std::move(mix)) {}
+  explicit FragMemo(std::vector<TaskClass> mix, Measure measure = Measure::kFgd)
+      : mix_(std::move(mix)), measure_(measure) {}
   double frag(const Node& n);
 
  private:
@@ -45,6 +53,7 @@ class FragMemo {
     size_t operator()(const Key& k) const;
   };
   std::vector<TaskClass> mix_;
+  Measure measure_;
   std::unordered_map<Key, double, KeyHash> memo_;
 };
 

@@ -15,7 +15,8 @@ struct NamedPolicy {
 };
 constexpr NamedPolicy kNames[] = {{"fgd", Policy::kFgd},           {"bestfit", Policy::kBestFit},
                                   {"packing", Policy::kPacking},   {"clustering", Policy::kClustering},
-                                  {"dotprod", Policy::kDotProd},   {"random", Policy::kRandom}};
+                                  {"dotprod", Policy::kDotProd},   {"random", Policy::kRandom},
+                                  {"boreas", Policy::kBoreas},     {"boreas-cpu", Policy::kBoreasCpu}};
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
@@ -41,7 +42,8 @@ Result<Policy> parse_policy(std::string_view name) {
     }
   }
   return invalid_argument("--policy: unknown policy '" + std::string(name) +
-                          "'; use fgd, bestfit, packing, clustering, dotprod or random (comma-separated)");
+                          "'; use fgd, bestfit, packing, clustering, dotprod, random, boreas or "
+                          "boreas-cpu (comma-separated)");
 }
 
 Result<std::vector<Policy>> parse_policy_list(std::string_view csv) {
@@ -62,6 +64,8 @@ Result<std::vector<Policy>> parse_policy_list(std::string_view csv) {
     csv = csv.substr(comma + 1);
   }
 }
+
+Measure measure_of(Policy p) { return p == Policy::kBoreasCpu ? Measure::kCpuAware : Measure::kFgd; }
 
 Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo) {
   Scored best;
@@ -89,6 +93,12 @@ Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo&
     }
   }
   return best;
+}
+
+Scored score_boreas(const Node& n, const PodShape& p, double fgd_before, FragMemo& fgd, FragMemo& cpu) {
+  Scored s = score_fgd(n, p, fgd_before, fgd);
+  s.score = s.score * (kMaxScore + 1) + score_fgd(n, p, cpu.frag(n), cpu).score;
+  return s;
 }
 
 Scored score_bestfit(const Node& n, const PodShape& p) {
@@ -151,7 +161,9 @@ Scored score_dotprod(const Node& n, const PodShape& p) {
 
 Scored Placer::score(const Node& n, const PodShape& p, double frag_before) {
   switch (policy_) {
-    case Policy::kFgd: return score_fgd(n, p, frag_before, memo_);
+    case Policy::kFgd:
+    case Policy::kBoreasCpu: return score_fgd(n, p, frag_before, memo_);
+    case Policy::kBoreas: return score_boreas(n, p, frag_before, memo_, cpu_memo_);
     case Policy::kBestFit: return score_bestfit(n, p);
     case Policy::kPacking: return score_packing(n, p);
     case Policy::kClustering: return score_clustering(n, p);

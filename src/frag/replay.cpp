@@ -69,12 +69,21 @@ std::vector<PodShape> arrivals(const std::vector<PodShape>& pods, int64_t capaci
 ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arrivals,
                     const std::vector<TaskClass>& mix, Policy policy, uint64_t seed) {
   Placer placer(policy, mix, seed);
-  std::vector<double> frag(nodes.size());
+  // The curve reports FGD's measure for every policy. boreas-cpu scores with its own, kept per node
+  // beside FGD's in a second memo; the other policies share the placer's memo of FGD's measure.
+  const bool own_measure = measure_of(policy) != Measure::kFgd;
+  FragMemo fgd_memo(own_measure ? mix : std::vector<TaskClass>{});
+  FragMemo& metric = own_measure ? fgd_memo : placer.memo();
+  std::vector<double> frag(nodes.size());  // FGD's measure, per node
+  std::vector<double> own(own_measure ? nodes.size() : 0);
   Totals t;
   t.capacity = t.idle = capacity_milli(nodes);
   for (size_t i = 0; i < nodes.size(); ++i) {
-    frag[i] = placer.memo().frag(nodes[i]);
+    frag[i] = metric.frag(nodes[i]);
     t.frag += frag[i];
+    if (own_measure) {
+      own[i] = placer.memo().frag(nodes[i]);
+    }
   }
   ReplayResult r;
   int64_t arrived = 0;
@@ -95,7 +104,7 @@ ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arriva
   for (const auto& p : arrivals) {
     ++r.pods;
     arrived += p.total_milli();
-    const Choice c = placer.choose(nodes, frag, p);
+    const Choice c = placer.choose(nodes, own_measure ? own : frag, p);
     if (c.node < 0) {
       ++r.failed;
       if (arrived * 100 <= 100 * t.capacity) {
@@ -106,7 +115,10 @@ ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arriva
       apply(n, p, c.pick);
       placed += p.total_milli();
       t.idle -= p.total_milli();
-      frag[static_cast<size_t>(c.node)] = placer.memo().frag(n);
+      frag[static_cast<size_t>(c.node)] = metric.frag(n);
+      if (own_measure) {
+        own[static_cast<size_t>(c.node)] = placer.memo().frag(n);
+      }
     }
     record();
   }

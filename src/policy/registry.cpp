@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "policy/boreas_policy.h"
+#include "policy/placement_frag.h"
 #include "policy/placement_spot.h"
 #include "policy/priority_scheduler.h"
 #include "policy/queue_scheduler.h"
@@ -123,6 +124,8 @@ void register_placements(PolicyRegistry& r) {
   (void)r.add_placement("count", "any free GPUs (as published simulators)", plain(make_count_placement));
   (void)r.add_placement("first-fit", "lowest-numbered node with room", plain(make_first_fit_placement));
   (void)r.add_placement("pack", "best fit: one node, else fewest nodes in one rack", plain(make_pack_placement));
+  (void)r.add_placement("frag", "FGD's fragmentation gradient over the job sizes seen so far; else pack",
+                        plain(make_frag_placement));
   (void)r.add_placement("consolidated", "one node, or whole nodes under one switch",
                         plain(make_consolidated_placement));
   (void)r.add_placement("topo", "tightest network domain by the comm model; waits a bounded time for it",

@@ -12,11 +12,19 @@ fail() { echo "FAIL: $*"; exit 1; }
   >/dev/null || fail "small run"
 "$boreas" frag --cluster "$cluster" --trace "$here/small_pods.csv" --seeds 1-2 --ratio 0.3 --threads 2 --out "$work/b" \
   >/dev/null || fail "small run, 2 threads"
-for p in fgd bestfit packing clustering dotprod random; do
+for p in fgd bestfit packing clustering dotprod random boreas; do
   [ -s "$work/a/$p/summary.json" ] && [ -s "$work/a/$p/curve.csv" ] || fail "$p: missing output"
   grep -q '"gpu_alloc_pct_at_130"' "$work/a/$p/summary.json" || fail "$p: no gpu_alloc_pct_at_130"
   cmp -s "$work/a/$p/curve.csv" "$work/b/$p/curve.csv" || fail "$p: curve differs between --threads 1 and 2"
 done
+
+# `boreas report` draws the curves of every policy from the output directory (three charts).
+"$boreas" report "$work/a" -o "$work/frag.html" >/dev/null || fail "report on a frag output"
+for p in fgd bestfit packing clustering dotprod random boreas; do
+  [ "$(grep -c "<polyline data-policy=\"$p\"" "$work/frag.html")" -eq 3 ] || fail "report: not three curves of $p"
+done
+"$boreas" report "$work/a" --schedule-trace "$work/s.json" 2>"$work/err.txt"
+[ $? -eq 1 ] && grep -q "is a boreas frag output: pass -o FILE.html" "$work/err.txt" || fail "report without -o"
 
 # --gpu-nodes-only and --ignore-memory are recorded in the summary.
 "$boreas" frag --cluster "$cluster" --trace "$here/small_pods.csv" --seeds 1 --ratio 0.3 --policy fgd \
