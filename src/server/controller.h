@@ -3,6 +3,7 @@
 // it commands through call() and wait for the durable result outside the thread, so the store's
 // group commit can batch many requests.
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -206,6 +207,7 @@ class Controller {
   std::map<std::pair<std::string, std::string>, JobId> idempotent_;  // (owner, key) -> job in memory
   std::vector<bool> drained_;
   bool dirty_ = true;  // something changed since the last scheduling round
+  std::chrono::steady_clock::time_point next_round_;  // tick() runs no round before then
   std::optional<Time> wake_;  // the policy asked to be called again then
   Retention retention_;
   Time next_prune_;           // when retention looks for old ended jobs again
