@@ -5,6 +5,7 @@
 #include "server/controller.h"
 #include "server/job_json.h"
 #include "server/job_records.h"
+#include "server/node_resources.h"
 
 namespace boreas::server {
 namespace {
@@ -64,6 +65,7 @@ Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
                             " can never fit: the largest such node has " +
                             std::to_string(largest_node(c, req.gpu_type)));
   }
+  BOREAS_RETURN_IF_ERROR(check_resources_fit(req, c));
   BOREAS_RETURN_IF_ERROR(check_dependency_jobs(req));
   priority = 0;
   if (!config_.queues) {

@@ -8,6 +8,7 @@
 #include "server/controller.h"
 #include "server/output_path.h"
 #include "server/job_records.h"
+#include "server/node_resources.h"
 #include "state/cluster_view.h"
 
 namespace boreas::server {
@@ -175,6 +176,8 @@ bool Controller::apply_plan(const policy::Plan& plan) {
   std::vector<LiveJob*> starting;
   std::set<uint32_t> planned;
   bool waits = false;
+  NodeLoad load(config_.cluster, jobs_);  // CPUs and memory, which the policy does not see
+  std::vector<std::pair<LiveJob*, std::string>> no_room;
   for (const policy::Start& start : plan.starts) {
     LiveJob* j = find(JobId(slot_job_[start.job.value()]));
     if (j == nullptr || j->state != JobState::kPending) {
@@ -188,7 +191,11 @@ bool Controller::apply_plan(const policy::Plan& plan) {
       j->reason_kind.clear();
       set_aside(*j);
     } else if (take_start(start, *j)) {
-      starting.push_back(j);
+      if (auto why = load.admit(*j, drained_)) {
+        no_room.emplace_back(j, std::move(*why));
+      } else {
+        starting.push_back(j);
+      }
     }
   }
   if (waits) {  // out of the state before the next round
@@ -200,6 +207,10 @@ bool Controller::apply_plan(const policy::Plan& plan) {
     if (j.state == JobState::kPending && j.node < 0 && j.waits_for.empty() && !waits_on_dependency(j)) {
       explain_pending(j, planned.count(id) > 0, most_free);
     }
+  }
+  for (auto& [j, why] : no_room) {
+    j->reason = std::move(why);
+    j->reason_kind = "no-fit";
   }
   launch_all(starting);
   return waits;
@@ -215,7 +226,11 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
   r.cwd = job.request.cwd;
   r.gpu_indexes = job.gpu_indexes;
   if (job.node >= 0) {
-    r.placement.push_back({config_.cluster.nodes[static_cast<size_t>(job.node)].name, job.gpu_indexes});
+    const Node& node = config_.cluster.nodes[static_cast<size_t>(job.node)];
+    r.placement.push_back({node.name, job.gpu_indexes});
+    const JobResources held = job_resources(job.request, node);
+    r.cpu_milli = held.cpu_milli;
+    r.memory_mib = held.memory_mib;
   }
   r.time_limit = job.request.time_limit;
   r.started = job.start;
