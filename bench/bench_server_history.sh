@@ -7,6 +7,8 @@
 # default response (a daemon without paging sends every job).
 # MODE=full drains every node first, so the jobs stay pending and the rate is the durable submit
 # path alone; MODE=run (the default) lets every job start, so it includes each job's launch.
+# COUNT=N submits N in the measured pass instead of about S seconds' worth: with MODE=full each
+# submit grows the queue, so builds compare at the same count.
 #   BOREAS=build/boreas [MODE=full|run] bench/bench_server_history.sh [N=200000] [C=8] [S=10]
 set -euo pipefail
 BOREAS=${BOREAS:-build/boreas}
@@ -66,7 +68,7 @@ submit_batch() {  # COUNT: submits C at a time; prints "CODE SECONDS" per submit
     grep -E '^[0-9]{3} [0-9.]+$'
 }
 t0=$(date +%s.%N); submit_batch 200 >/dev/null; t1=$(date +%s.%N)
-count=$(echo "200 * $S / ($t1 - $t0)" | bc)
+count=${COUNT:-$(echo "200 * $S / ($t1 - $t0)" | bc)}  # COUNT=N: that many instead (compare builds)
 t0=$(date +%s.%N); submit_batch "$count" >"$WORK/lat"; t1=$(date +%s.%N)
 elapsed=$(echo "$t1 - $t0" | bc)
 acked=$(awk '$1 == 201' "$WORK/lat" | wc -l)

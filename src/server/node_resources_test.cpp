@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "server/cgroup.h"
 #include "server/job_json.h"
@@ -167,13 +166,6 @@ TEST(ResourceRequest, BadValuesNameTheFieldAndTheFix) {
   }
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // A plain directory stands in for a job's cgroup: the files the kernel would offer are created
 // first; a file it lacks (its controller not enabled) is skipped, not created.
 TEST(CgroupLimits, WritesCpuMaxAndMemoryMaxWhereTheCgroupHasThem) {
@@ -181,8 +173,8 @@ TEST(CgroupLimits, WritesCpuMaxAndMemoryMaxWhereTheCgroupHasThem) {
   std::ofstream(dir.path() + "/cpu.max") << "max 100000\n";
   std::ofstream(dir.path() + "/memory.max") << "max\n";
   ASSERT_TRUE(write_limits(dir.path(), {500, 256}).is_ok());
-  EXPECT_EQ(read_text(dir.path() + "/cpu.max"), "50000 100000");  // half a CPU per 100 ms
-  EXPECT_EQ(read_text(dir.path() + "/memory.max"), "268435456");
+  EXPECT_EQ(read_whole_file(dir.path() + "/cpu.max"), "50000 100000");  // half a CPU per 100 ms
+  EXPECT_EQ(read_whole_file(dir.path() + "/memory.max"), "268435456");
   TempDir bare;
   ASSERT_TRUE(write_limits(bare.path(), {2000, 1024}).is_ok());
   EXPECT_FALSE(std::ifstream(bare.path() + "/cpu.max").good());

@@ -4,8 +4,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "server/test_util.h"
 
@@ -24,13 +22,6 @@ SpawnSpec sample() {
   s.exit_path = "/d/exit";
   s.run_as = {true, 1001, 1002, {1002, 27, 100}, "ana", "/home/ana"};
   return s;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 TEST(SupervisorPlan, RoundTripsEveryField) {
@@ -95,12 +86,12 @@ TEST(Supervisor, KeepsTheJobsEnvironmentOutOfItsOwnAndOutOfArgv) {
   ASSERT_TRUE(sp.is_ok()) << sp.status().message();
   const std::string proc = "/proc/" + std::to_string(sp->pid);
   // posix_spawn returns once the exec has begun; its argv is in place a moment later.
-  for (int i = 0; i < 200 && slurp(proc + "/cmdline").empty(); ++i) {
+  for (int i = 0; i < 200 && read_whole_file(proc + "/cmdline").empty(); ++i) {
     usleep(10000);
   }
-  EXPECT_EQ(slurp(proc + "/environ"), "");
-  EXPECT_EQ(slurp(proc + "/cmdline").find("hunter2"), std::string::npos);
-  EXPECT_NE(slurp(proc + "/cmdline").find(std::string(kSupervisorArg)), std::string::npos);
+  EXPECT_EQ(read_whole_file(proc + "/environ"), "");
+  EXPECT_EQ(read_whole_file(proc + "/cmdline").find("hunter2"), std::string::npos);
+  EXPECT_NE(read_whole_file(proc + "/cmdline").find(std::string(kSupervisorArg)), std::string::npos);
   const auto st = read_proc_stat(sp->pid);
   ASSERT_TRUE(st.has_value());
   EXPECT_EQ(st->session, sp->pid);  // its own session, from posix_spawn
@@ -108,7 +99,7 @@ TEST(Supervisor, KeepsTheJobsEnvironmentOutOfItsOwnAndOutOfArgv) {
   close(sp->go_fd);
   int status = 0;
   ASSERT_EQ(waitpid(sp->pid, &status, 0), sp->pid);
-  EXPECT_EQ(slurp(dir.path() + "/out"), "hunter2\n");
+  EXPECT_EQ(read_whole_file(dir.path() + "/out"), "hunter2\n");
   EXPECT_EQ(read_exit_status(s.exit_path), 0);
 }
 
