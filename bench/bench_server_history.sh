@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Restart time and durable submit rate of `boreas serve` with N completed jobs already in the
 # store (issue 17, "Scale"). The completed jobs are inserted with sqlite3 directly, then the
-# daemon is started (time until it listens = restart time), and C concurrent curl loops submit
-# `true` jobs for S seconds; then three listings are timed: the active jobs (?state=running), a
-# page of 100 (?limit=100) and the default response (a daemon without paging sends every job).
-#   BOREAS=build/boreas bench/bench_server_history.sh [N=200000] [C=8] [S=10]
+# daemon is started (time until it listens = restart time), and one `curl --parallel` process
+# keeps C keep-alive connections busy submitting `true` jobs for about S seconds; then three
+# listings are timed: the active jobs (?state=running), a page of 100 (?limit=100) and the
+# default response (a daemon without paging sends every job).
+# MODE=full drains every node first, so the jobs stay pending and the rate is the durable submit
+# path alone; MODE=run (the default) lets every job start, so it includes each job's launch.
+# COUNT=N submits N in the measured pass instead of about S seconds' worth: with MODE=full each
+# submit grows the queue, so builds compare at the same count.
+#   BOREAS=build/boreas [MODE=full|run] bench/bench_server_history.sh [N=200000] [C=8] [S=10]
 set -euo pipefail
 BOREAS=${BOREAS:-build/boreas}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 N=${1:-200000}
 C=${2:-8}
 S=${3:-10}
+MODE=${MODE:-run}
+case "$MODE" in full|run) ;; *) echo "MODE must be full or run, not \`$MODE'" >&2; exit 1 ;; esac
 WORK=$(mktemp -d /tmp/boreas-bench-XXXXXX)
 DATA=$WORK/data
 PID=
@@ -18,6 +25,7 @@ trap '[ -z "$PID" ] || kill -KILL "$PID" 2>/dev/null || true; rm -rf "$WORK"' EX
 
 start() {  # start; RESTART_S = seconds until the daemon listens
   local t0 t1
+  rm -f "$WORK/out"  # else the last start's "listening on" can be read before the shell truncates it
   t0=$(date +%s.%N)
   "$BOREAS" serve --cluster "$SRC/tests/server/local.yaml" --data-dir "$DATA" --listen 127.0.0.1:0 \
     --allow-root-jobs >"$WORK/out" 2>"$WORK/err" &
@@ -47,18 +55,26 @@ start
 restart_s=$RESTART_S
 rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$PID/status")
 
-submitter() {  # submits until the deadline; prints one latency (s) per acknowledged submit
-  local end=$1
-  while [ "$(date +%s)" -lt "$end" ]; do
-    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -X POST "http://127.0.0.1:$PORT/v1/jobs" \
-      -H "Authorization: Bearer $TOKEN" -d '{"command":["true"]}' | awk '$1 == 201 {print $2}'
+api() { curl -sf "http://127.0.0.1:$PORT/v1/$1" -H "Authorization: Bearer $TOKEN" "${@:2}"; }
+if [ "$MODE" = full ]; then
+  for node in $(api nodes | grep -o '"name": *"[^"]*"' | cut -d'"' -f4); do
+    api "nodes/$node/drain" -X POST -d "" -o /dev/null
   done
+fi
+# A first pass of 200 submits sizes the measured pass to last about S seconds.
+submit_batch() {  # COUNT: submits C at a time; prints "CODE SECONDS" per submit
+  curl -s -Z --parallel-max "$C" -X POST -H "Authorization: Bearer $TOKEN" -d '{"command":["true"]}' \
+    -w '\n%{http_code} %{time_total}\n' "http://127.0.0.1:$PORT/v1/jobs?n=[1-$1]" 2>/dev/null |
+    grep -E '^[0-9]{3} [0-9.]+$'
 }
-end=$(($(date +%s) + S))
-for c in $(seq "$C"); do submitter "$end" >"$WORK/lat.$c" & done
-wait $(jobs -p | grep -v "^$PID$")
-acked=$(cat "$WORK"/lat.* | wc -l)
-p50=$(cat "$WORK"/lat.* | sort -n | awk '{a[NR]=$1} END {print a[int(NR/2)+1]}')
+t0=$(date +%s.%N); submit_batch 200 >/dev/null; t1=$(date +%s.%N)
+count=${COUNT:-$(echo "200 * $S / ($t1 - $t0)" | bc)}  # COUNT=N: that many instead (compare builds)
+t0=$(date +%s.%N); submit_batch "$count" >"$WORK/lat"; t1=$(date +%s.%N)
+elapsed=$(echo "$t1 - $t0" | bc)
+acked=$(awk '$1 == 201' "$WORK/lat" | wc -l)
+[ "$acked" = "$count" ] || { echo "only $acked of $count submits answered 201:" >&2; sort "$WORK/lat" | cut -c1-3 | uniq -c >&2; }
+p50=$(awk '$1 == 201 {print $2}' "$WORK/lat" | sort -n | awk '{a[NR]=$1} END {print a[int(NR/2)+1]}')
+p99=$(awk '$1 == 201 {print $2}' "$WORK/lat" | sort -n | awk '{a[NR]=$1} END {print a[int(NR*0.99)+1]}')
 list_time() { curl -s -o /dev/null -w '%{time_total} %{size_download}' "http://127.0.0.1:$PORT/v1/jobs$1" -H "Authorization: Bearer $TOKEN"; }
 active=$(list_time '?state=running')
 page=$(list_time '?limit=100')
@@ -66,7 +82,7 @@ list=$(list_time '')
 stop
 echo "completed jobs in store: $N"
 echo "restart (start to listening): ${restart_s} s, RSS after start: $((rss_kb / 1024)) MiB"
-echo "durable submits: $acked in ${S} s with $C clients = $((acked / S))/s, p50 latency ${p50} s"
+echo "mode $MODE: durable submits: $acked in ${elapsed} s with $C connections = $(echo "$acked / $elapsed" | bc)/s, latency p50 ${p50} s, p99 ${p99} s"
 echo "GET /v1/jobs?state=running: ${active% *} s (${active#* } bytes)"
 echo "GET /v1/jobs?limit=100: ${page% *} s (${page#* } bytes)"
 echo "GET /v1/jobs: ${list% *} s (${list#* } bytes)"

@@ -171,17 +171,12 @@ sigset_t daemon_signals() {
   return set;
 }
 
-// flock(LOCK_EX | LOCK_NB), tried again for up to 3 s: a daemon killed while it forked a job's
-// supervisor leaves the lock with that child until the child closes the daemon's descriptors,
-// which under load can take a moment after the daemon itself is gone.
-bool try_lock_briefly(int fd) {
-  for (int i = 0; i < 60; ++i) {
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return flock(fd, LOCK_EX | LOCK_NB) == 0;
+// Whether the pid written in the lock file is a live process.
+bool lock_holder_alive(int fd) {
+  char buf[32] = {};
+  const ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+  const long pid = n > 0 ? std::strtol(buf, nullptr, 10) : 0;
+  return pid <= 0 || kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
 }
 
 // One daemon per data dir: an exclusive flock on DATA/lock, held by the open descriptor for the
@@ -193,7 +188,13 @@ Result<int> lock_data_dir(const std::string& dir) {
     return io_error("cannot open " + path + ": " + std::strerror(errno) +
                     "; check that --data-dir exists and is writable");
   }
-  if (!try_lock_briefly(fd)) {
+  // A daemon killed while it started a job's supervisor leaves that child holding a copy of the
+  // lock until its exec closes it (milliseconds; longer on a loaded machine): while the pid in
+  // the file is gone, wait up to 2 s for that instead of refusing.
+  for (int i = 0; i < 200 && flock(fd, LOCK_EX | LOCK_NB) != 0 && !lock_holder_alive(fd); ++i) {
+    usleep(10000);
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     char buf[32] = {};
     const ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
     std::string holder = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "unknown";
@@ -259,7 +260,14 @@ std::thread handle_signals(const ServeArgs& a, const Cluster& cluster, server::C
 // The data dir closed to everyone but the daemon; a --cgroup-root checked before anything runs.
 Status secure_setup(const ServeArgs& a) {
   BOREAS_RETURN_IF_ERROR(server::secure_data_dir(a.data_dir));
-  return a.cgroup_root.empty() ? Status::ok() : server::check_cgroup_root(a.cgroup_root);
+  if (a.cgroup_root.empty()) {
+    return Status::ok();
+  }
+  BOREAS_RETURN_IF_ERROR(server::check_cgroup_root(a.cgroup_root));
+  if (const std::string missing = server::enable_limit_controllers(a.cgroup_root); !missing.empty()) {
+    std::cerr << "boreas serve: note: " << missing << " (docs/live.md, \"CPU and memory\")\n";
+  }
+  return Status::ok();
 }
 
 // --executor slurm: the spec's nodes must be Slurm's (docs/live.md, "Slurm").

@@ -6,8 +6,12 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "core/version.h"
+#include "server/supervisor.h"
 
 int main(int argc, char** argv) {
+  if (boreas::server::is_supervisor_call(argc, argv)) {  // a job's supervisor (server/supervisor.h)
+    return boreas::server::supervisor_main();
+  }
   using namespace boreas::cli;
   CLI::App app{"Boreas — a workload manager and digital twin for AI clusters", "boreas"};
   app.require_subcommand(1);

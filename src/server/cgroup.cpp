@@ -13,6 +13,7 @@ namespace boreas::server {
 namespace {
 
 constexpr long kCgroup2Magic = 0x63677270;  // CGROUP2_SUPER_MAGIC (linux/magic.h)
+constexpr int64_t kCpuPeriodUs = 100000;     // cpu.max's default period
 
 bool write_file(const std::string& path, const std::string& text) {
   std::ofstream f(path);
@@ -45,10 +46,37 @@ std::string job_cgroup_path(const std::string& root, JobId job) {
   return root + "/boreas-job-" + std::to_string(job.value());
 }
 
-Status enter_cgroup(const std::string& path, int32_t pid) {
+std::string enable_limit_controllers(const std::string& root) {
+  std::string missing;
+  for (const char* controller : {"cpu", "memory"}) {
+    if (!write_file(root + "/cgroup.subtree_control", std::string("+") + controller)) {
+      missing += std::string(missing.empty() ? "" : " and ") + controller;
+    }
+  }
+  return missing.empty() ? "" : "the " + missing + " controller" + (missing.find(' ') != std::string::npos ? "s are" : " is") +
+                                   " not available for " + root + "'s children (cgroup.controllers lists what "
+                                   "its parent enables): jobs there run without CPU and memory limits";
+}
+
+Status write_limits(const std::string& path, CgroupLimits limits) {
+  const std::string cpu = path + "/cpu.max";
+  if (limits.cpu_milli > 0 && access(cpu.c_str(), F_OK) == 0 &&
+      !write_file(cpu, std::to_string(limits.cpu_milli * kCpuPeriodUs / 1000) + " " + std::to_string(kCpuPeriodUs))) {
+    return io_error("cannot write " + cpu + ": " + strerror(errno));
+  }
+  const std::string memory = path + "/memory.max";
+  if (limits.memory_mib > 0 && access(memory.c_str(), F_OK) == 0 &&
+      !write_file(memory, std::to_string(limits.memory_mib * 1024 * 1024))) {
+    return io_error("cannot write " + memory + ": " + strerror(errno));
+  }
+  return Status::ok();
+}
+
+Status enter_cgroup(const std::string& path, int32_t pid, CgroupLimits limits) {
   if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
     return io_error("cannot create cgroup " + path + ": " + strerror(errno));
   }
+  BOREAS_RETURN_IF_ERROR(write_limits(path, limits));
   if (!write_file(path + "/cgroup.procs", std::to_string(pid))) {
     return io_error("cannot move pid " + std::to_string(pid) + " into cgroup " + path);
   }

@@ -3,6 +3,7 @@
 // it commands through call() and wait for the durable result outside the thread, so the store's
 // group commit can batch many requests.
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -222,6 +223,7 @@ class Controller {
   std::set<uint32_t> executor_waiting_;  // running jobs the executor still keeps waiting (executor_wait)
   mutable std::unordered_map<std::string, uint32_t> largest_node_;  // GPU type name -> most GPUs on one node
   bool dirty_ = true;  // something changed since the last scheduling round
+  std::chrono::steady_clock::time_point next_round_;  // tick() runs no round before then
   std::optional<Time> wake_;  // the policy asked to be called again then
   Retention retention_;
   Time next_prune_;           // when retention looks for old ended jobs again

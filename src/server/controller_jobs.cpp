@@ -6,6 +6,7 @@
 #include "server/gang_shape.h"
 #include "server/job_json.h"
 #include "server/job_records.h"
+#include "server/node_resources.h"
 
 namespace boreas::server {
 namespace {
@@ -51,6 +52,7 @@ Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
                             }());
   }
   BOREAS_RETURN_IF_ERROR(check_gang_shape(c, req.gpus, req.gpu_type, executor_.spans_nodes()));
+  BOREAS_RETURN_IF_ERROR(check_resources_fit(req, c));
   BOREAS_RETURN_IF_ERROR(check_dependency_jobs(req));
   priority = 0;
   if (!config_.queues) {

@@ -9,6 +9,7 @@
 #include "server/gang_shape.h"
 #include "server/output_path.h"
 #include "server/job_records.h"
+#include "server/node_resources.h"
 #include "state/cluster_view.h"
 
 namespace boreas::server {
@@ -213,6 +214,8 @@ bool Controller::apply_plan(const policy::Plan& plan) {
   std::vector<LiveJob*> starting;
   std::set<uint32_t> planned;
   bool waits = false;
+  NodeLoad load(config_.cluster, jobs_);  // CPUs and memory, which the policy does not see
+  std::vector<std::pair<LiveJob*, std::string>> no_room;
   for (const policy::Start& start : plan.starts) {
     LiveJob* j = find(JobId(slot_job_[start.job.value()]));
     if (j == nullptr || j->state != JobState::kPending) {
@@ -226,7 +229,11 @@ bool Controller::apply_plan(const policy::Plan& plan) {
       j->reason_kind.clear();
       set_aside(*j);
     } else if (take_start(start, *j)) {
-      starting.push_back(j);
+      if (auto why = load.admit(*j, drained_)) {
+        no_room.emplace_back(j, std::move(*why));
+      } else {
+        starting.push_back(j);
+      }
     }
   }
   if (waits) {  // out of the state before the next round
@@ -238,6 +245,10 @@ bool Controller::apply_plan(const policy::Plan& plan) {
     if (j.state == JobState::kPending && j.placement.empty() && j.waits_for.empty() && !waits_on_dependency(j)) {
       explain_pending(j, planned.count(id) > 0, most_free);
     }
+  }
+  for (auto& [j, why] : no_room) {
+    j->reason = std::move(why);
+    j->reason_kind = "no-fit";
   }
   launch_all(starting);
   return waits;
@@ -254,6 +265,12 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
   r.gpu_indexes = job.placement.empty() ? std::vector<uint32_t>{} : job.placement.front().gpus;
   for (const JobNode& p : job.placement) {
     r.placement.push_back({node_name(p.node), p.gpus});
+  }
+  if (!job.placement.empty() && job.placement.front().node >= 0) {  // per node: the first's share
+    const JobNode& first = job.placement.front();
+    const JobResources held = held_on(job.request, first, config_.cluster.nodes[static_cast<size_t>(first.node)]);
+    r.cpu_milli = held.cpu_milli;
+    r.memory_mib = held.memory_mib;
   }
   r.time_limit = job.request.time_limit;
   r.started = job.start;

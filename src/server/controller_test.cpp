@@ -256,7 +256,11 @@ TEST_F(ControllerTest, PendingJobSaysWhyAndStartsWhenGpusFree) {
   ASSERT_TRUE(a.is_ok() && b.is_ok() && c.is_ok());
   wait_state(a->id, JobState::kRunning);
   wait_state(b->id, JobState::kRunning);
-  const LiveJob waiting = wait_state(c->id, JobState::kPending);
+  LiveJob waiting = wait_state(c->id, JobState::kPending);
+  for (int i = 0; i < 200 && waiting.reason == "waiting for a scheduling round"; ++i) {  // rounds are 20 ms apart
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    waiting = ctl_->job(c->id).value();
+  }
   EXPECT_EQ(waiting.reason, "no fit: needs 4 GPUs on one undrained node; the most free now is 0");
   wait_state(c->id, JobState::kCompleted);
 }

@@ -34,6 +34,9 @@ struct LaunchRequest {
   // A relative path is relative to the job's working directory.
   std::string stdout_path;
   std::string stderr_path;
+  // Its cgroup's cpu.max and memory.max (server/node_resources.h); 0 = no limit.
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
 };
 
 // Variables the executor sets and a job may not: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,

@@ -5,6 +5,7 @@
 #include "core/duration.h"
 #include "server/dependency.h"
 #include "server/output_path.h"
+#include "server/resource_request.h"
 
 namespace boreas::server {
 namespace {
@@ -154,6 +155,9 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecO
   if (key == "restart") {
     return read_restart(v, r);
   }
+  if (key == "cpus" || key == "memory") {
+    return key == "cpus" ? read_cpus(v, r) : read_memory(v, r);
+  }
   if (key == "dependency") {
     return read_dependency(v, r);
   }
@@ -161,7 +165,7 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecO
     return read_output_pattern(key, v, key == "output" ? r.output : r.error);
   }
   return field_error(key, "unknown field; known fields are command, env, cwd, name, queue, "
-                          "priority_class, gpus, gpu_type, time_limit_s, restart, dependency, output, error");
+                          "priority_class, gpus, gpu_type, cpus, memory, time_limit_s, restart, dependency, output, error");
 }
 
 constexpr uint32_t kDefaultRestarts = 3;
@@ -240,6 +244,7 @@ json submit_to_json(const SubmitRequest& r) {
   if (!r.error.empty()) {
     j["error"] = r.error;
   }
+  write_resources(r, j);
   return j;
 }
 

@@ -30,6 +30,8 @@ struct SubmitRequest {
   std::string priority_class;  // empty = the queue's default
   uint32_t gpus = 0;
   std::string gpu_type;  // empty = any
+  int64_t cpu_milli = 0;   // `cpus` × 1000; 0 = the default share of its node (server/node_resources.h)
+  int64_t memory_mib = 0;  // `memory`; 0 = the default share of its node
   Duration time_limit;   // zero = none
   RestartPolicy restart;
   std::string dependency;  // sbatch --dependency, e.g. "afterok:12:13" (server/dependency.h); empty = none

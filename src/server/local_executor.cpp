@@ -175,7 +175,7 @@ Result<ProcessIdentity> LocalExecutor::start_held(const LaunchRequest& req, cons
     return spawned.status();
   }
   if (!options_.cgroup_root.empty()) {
-    if (Status s = enter_cgroup(cgroup_of(req.job), spawned->pid); !s.is_ok()) {
+    if (Status s = enter_cgroup(cgroup_of(req.job), spawned->pid, {req.cpu_milli, req.memory_mib}); !s.is_ok()) {
       close(spawned->go_fd);  // held: it exits without running anything
       waitpid(spawned->pid, nullptr, 0);
       return s;

@@ -1,11 +1,11 @@
 #include "server/process.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
-#include <sys/prctl.h>
+#include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,268 +17,51 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "server/supervisor.h"
+
 namespace boreas::server {
 namespace {
 
-constexpr int kExitHeldAborted = 125;
-constexpr int kExitCannotRun = 127;
+// The plan in a memory file: no size limit (a pipe would block past 64 KiB), gone with its fds.
+Result<int> plan_file(const SpawnSpec& spec) {
+  const int fd = memfd_create("boreas-plan", MFD_CLOEXEC);
+  if (fd < 0) {
+    return io_error("cannot create the job's plan file (memfd_create): " + std::string(strerror(errno)));
+  }
+  const std::string bytes = encode_plan(spec);
+  if (pwrite(fd, bytes.data(), bytes.size(), 0) != static_cast<ssize_t>(bytes.size())) {
+    const int err = errno;
+    close(fd);
+    return io_error("cannot write the job's plan file: " + std::string(strerror(err)));
+  }
+  return fd;
+}
 
-// Everything the child needs, laid out before fork: after fork only async-signal-safe calls.
-struct ChildPlan {
-  std::vector<char*> argv;
-  std::vector<char*> envp;
-  const char* cwd;
-  const char* out;
-  const char* err;
-  const char* user_out;  // empty = none (SpawnSpec::output_path)
-  const char* user_err;
-  const char* exit_path;
-  std::string exit_tmp;
-  const RunAs* run_as;
-  std::string exit_dir;  // fsync'd after the rename, so the exit file's name survives power loss
+// The supervisor's fds: the plan on 3, the go pipe on 4, nothing else of the daemon's.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions{};
+  posix_spawnattr_t attr{};
+  SpawnSetup(int plan, int go) {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, plan, kPlanFd);
+    posix_spawn_file_actions_adddup2(&actions, go, kGoFd);
+    posix_spawn_file_actions_addclosefrom_np(&actions, kGoFd + 1);
+    posix_spawnattr_init(&attr);
+    sigset_t held;  // until the supervisor ignores them: a signal to the new group must not kill it
+    sigemptyset(&held);
+    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) {
+      sigaddset(&held, sig);
+    }
+    posix_spawnattr_setsigmask(&attr, &held);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
-
-std::vector<char*> c_strings(const std::vector<std::string>& v) {
-  std::vector<char*> out;
-  out.reserve(v.size() + 1);
-  for (const auto& s : v) {
-    out.push_back(const_cast<char*>(s.c_str()));
-  }
-  out.push_back(nullptr);
-  return out;
-}
-
-void write_all(int fd, const char* buf, size_t n) {
-  while (n > 0) {
-    const ssize_t w = write(fd, buf, n);
-    if (w < 0 && errno == EINTR) {
-      continue;
-    }
-    if (w <= 0) {
-      return;
-    }
-    buf += w;
-    n -= static_cast<size_t>(w);
-  }
-}
-
-// Formats a non-negative int without allocation (async-signal-safe).
-size_t format_int(int32_t v, char* buf) {
-  char tmp[16];
-  size_t n = 0;
-  uint32_t u = static_cast<uint32_t>(v);
-  do {
-    tmp[n++] = static_cast<char>('0' + u % 10);
-    u /= 10;
-  } while (u != 0);
-  for (size_t i = 0; i < n; ++i) {
-    buf[i] = tmp[n - 1 - i];
-  }
-  return n;
-}
-
-// Opens `path` on `target`; false when it cannot be opened (`target` is then left as it was).
-bool redirect(int target, const char* path, int flags) {
-  const int fd = open(path, flags, 0644);
-  if (fd < 0) {
-    return false;
-  }
-  dup2(fd, target);
-  close(fd);
-  return true;
-}
-
-[[noreturn]] void cannot_run(const char* msg, size_t n) {
-  write_all(STDERR_FILENO, msg, n);
-  _exit(kExitCannotRun);
-}
-
-// sbatch -o/-e: the job's own file on `target`, or the job fails saying which file (on the job
-// directory's stderr.log, still open as stderr when stdout's file fails).
-void open_user_file(int target, const char* path) {
-  if (path[0] == '\0') {
-    return;
-  }
-  if (!redirect(target, path, O_WRONLY | O_CREAT | O_APPEND)) {
-    static const char kMsg[] = "boreas: cannot open the job's output file (sbatch -o/-e) as its account: ";
-    write_all(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
-    write_all(STDERR_FILENO, path, strlen(path));
-    write_all(STDERR_FILENO, "\n", 1);
-    _exit(kExitCannotRun);
-  }
-}
-
-// Groups, then group, then user: after setuid the process could no longer change the others.
-void drop_privileges(const RunAs& as) {
-  if (!as.switch_user) {
-    return;
-  }
-  static const char kMsg[] = "boreas: cannot switch to the job's Unix account\n";
-  if (setgroups(as.groups.size(), as.groups.data()) != 0 || setgid(as.gid) != 0 || setuid(as.uid) != 0 ||
-      (as.uid != 0 && setuid(0) == 0)) {
-    cannot_run(kMsg, sizeof(kMsg) - 1);
-  }
-}
-
-[[noreturn]] void run_command(const ChildPlan& plan) {
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE}) {
-    signal(sig, SIG_DFL);
-  }
-  umask(022);  // the daemon's own is 077
-  drop_privileges(*plan.run_as);  // before the logs are opened: the job's owner owns its directory
-  redirect(STDIN_FILENO, "/dev/null", O_RDONLY);
-  redirect(STDOUT_FILENO, plan.out, O_WRONLY | O_CREAT | O_APPEND);
-  redirect(STDERR_FILENO, plan.err, O_WRONLY | O_CREAT | O_APPEND);
-  if (chdir(plan.cwd) != 0) {
-    static const char kMsg[] = "boreas: cannot change to the job's working directory\n";
-    write_all(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
-    _exit(kExitCannotRun);
-  }
-  open_user_file(STDOUT_FILENO, plan.user_out);  // after the chdir: relative to the working directory
-  open_user_file(STDERR_FILENO, plan.user_err);
-  execve(plan.argv[0], plan.argv.data(), plan.envp.data());
-  static const char kMsg[] = "boreas: cannot execute the job's command\n";
-  write_all(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
-  _exit(kExitCannotRun);
-}
-
-// The job's owner owns the directory: never follow a link planted there, never reuse a file.
-void record_exit(const ChildPlan& plan, int status) {
-  unlink(plan.exit_tmp.c_str());
-  const int fd = open(plan.exit_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return;
-  }
-  char buf[16];
-  const size_t n = format_int(status, buf);
-  write_all(fd, buf, n);
-  fsync(fd);
-  close(fd);
-  rename(plan.exit_tmp.c_str(), plan.exit_path);
-  const int dir = open(plan.exit_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dir >= 0) {
-    fsync(dir);
-    close(dir);
-  }
-}
-
-// Parses the parent pid and state out of the text of /proc/PID/stat (async-signal-safe).
-bool stat_ppid(const char* buf, size_t n, char& state, int32_t& ppid) {
-  size_t close = n;
-  for (size_t i = 0; i < n; ++i) {
-    if (buf[i] == ')') {
-      close = i;
-    }
-  }
-  if (close + 4 >= n) {
-    return false;
-  }
-  state = buf[close + 2];
-  ppid = 0;
-  for (size_t i = close + 4; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) {
-    ppid = ppid * 10 + (buf[i] - '0');
-  }
-  return true;
-}
-
-// SIGKILLs every live child of this process; returns how many (async-signal-safe).
-int kill_children(int32_t self) {
-  const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) {
-    return 0;
-  }
-  int killed = 0;
-  alignas(8) char entries[4096];
-  for (ssize_t n; (n = getdents64(dir, entries, sizeof(entries))) > 0;) {
-    for (ssize_t off = 0; off < n;) {
-      const auto* d = reinterpret_cast<const struct dirent64*>(entries + off);
-      off += d->d_reclen;
-      if (d->d_name[0] < '1' || d->d_name[0] > '9') {
-        continue;
-      }
-      char path[64] = "/proc/";
-      size_t len = 6;
-      for (const char* c = d->d_name; *c != 0 && len < 40; ++c) {
-        path[len++] = *c;
-      }
-      memcpy(path + len, "/stat", 6);
-      const int fd = open(path, O_RDONLY | O_CLOEXEC);
-      if (fd < 0) {
-        continue;
-      }
-      char stat[512];
-      const ssize_t got = read(fd, stat, sizeof(stat));
-      close(fd);
-      char state = '?';
-      int32_t ppid = 0;
-      if (got > 0 && stat_ppid(stat, static_cast<size_t>(got), state, ppid) && ppid == self && state != 'Z') {
-        int32_t pid = 0;
-        for (const char* c = d->d_name; *c >= '0' && *c <= '9'; ++c) {
-          pid = pid * 10 + (*c - '0');
-        }
-        kill(pid, SIGKILL);
-        ++killed;
-      }
-    }
-  }
-  close(dir);
-  return killed;
-}
-
-// What the command left running (daemons, `setsid` children) was reparented to us, the subreaper:
-// kill it and reap it, round after round, until nothing is left.
-void kill_leftovers() {
-  const int32_t self = getpid();
-  for (int round = 0; round < 1000; ++round) {
-    const int killed = kill_children(self);
-    if (killed == 0) {
-      break;
-    }
-    for (int i = 0; i < killed; ++i) {
-      while (waitpid(-1, nullptr, 0) < 0 && errno == EINTR) {
-      }
-    }
-  }
-  while (waitpid(-1, nullptr, WNOHANG) > 0) {
-  }
-}
-
-[[noreturn]] void supervise(const ChildPlan& plan, int go_fd) {
-  setsid();  // the job's own session and process group, both numbered by our pid
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-  if (go_fd > 3) {
-    close_range(3, static_cast<unsigned>(go_fd) - 1, 0);
-  }
-  close_range(static_cast<unsigned>(go_fd) + 1, ~0U, 0);
-  char go = 0;
-  ssize_t n = 0;
-  do {
-    n = read(go_fd, &go, 1);
-  } while (n < 0 && errno == EINTR);
-  if (n != 1) {
-    record_exit(plan, kNeverRanStatus);  // so a restarted daemon knows it is safe to run again
-    _exit(kExitHeldAborted);  // the daemon died or aborted the launch: never run
-  }
-  close(go_fd);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) {
-    signal(sig, SIG_IGN);  // before forking, so no signal can slip in between
-  }
-  const pid_t cmd = fork();
-  if (cmd == 0) {
-    run_command(plan);
-  }
-  int status = (kExitCannotRun << 8);
-  if (cmd > 0) {
-    while (waitpid(cmd, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
-  kill_leftovers();
-  record_exit(plan, status);
-  _exit(0);
-}
 
 }  // namespace
 
@@ -340,33 +123,34 @@ Result<Spawned> spawn_supervised(const SpawnSpec& spec) {
   if (!exe.is_ok()) {
     return exe.status();
   }
-  std::vector<std::string> argv = spec.argv;
-  argv[0] = *exe;
-  ChildPlan plan{c_strings(argv),
-                 c_strings(spec.env),
-                 spec.cwd.c_str(),
-                 spec.stdout_path.c_str(),
-                 spec.stderr_path.c_str(),
-                 spec.output_path.c_str(),
-                 spec.error_path.c_str(),
-                 spec.exit_path.c_str(),
-                 spec.exit_path + ".tmp",
-                 &spec.run_as,
-                 std::filesystem::path(spec.exit_path).parent_path().string()};
+  SpawnSpec resolved = spec;
+  resolved.argv[0] = *exe;
+  auto plan = plan_file(resolved);
+  if (!plan.is_ok()) {
+    return plan.status();
+  }
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
+    close(*plan);
     return io_error("cannot create a pipe for the job: " + std::string(strerror(errno)));
   }
-  const pid_t pid = fork();
-  if (pid == 0) {
-    supervise(plan, fds[0]);
+  pid_t pid = 0;
+  int err = 0;
+  {
+    SpawnSetup setup(*plan, fds[0]);
+    std::string arg(kSupervisorArg);
+    char* argv[] = {const_cast<char*>(kSupervisorProgram), arg.data(), nullptr};
+    char* envp[] = {nullptr};  // nothing of the job's environment reaches the supervisor itself
+    err = posix_spawn(&pid, kSupervisorProgram, &setup.actions, &setup.attr, argv, envp);
   }
+  close(*plan);
   close(fds[0]);
-  if (pid < 0) {
+  if (err != 0) {
     close(fds[1]);
-    return io_error("cannot fork the job: " + std::string(strerror(errno)));
+    return io_error("cannot start the job's supervisor (posix_spawn " + std::string(kSupervisorProgram) +
+                    " " + std::string(kSupervisorArg) + "): " + strerror(err));
   }
-  return Spawned{pid, fds[1]};  // the child makes itself a session leader (setsid)
+  return Spawned{pid, fds[1]};  // a session leader already (POSIX_SPAWN_SETSID)
 }
 
 std::optional<int32_t> read_exit_status(const std::string& exit_path) {

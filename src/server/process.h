@@ -59,12 +59,13 @@ struct Spawned {
   int32_t go_fd = -1;  // write one byte to start the command; close to abort it
 };
 
-// Forks a supervisor in a new session (its pid is the session and process group id) that is a
-// child subreaper, so every descendant of the command stays in its tree even after `setsid`. It
-// waits for the go byte, runs the command as its child (as spec.run_as), and when the command
-// ends kills whatever the command left behind, writes the wait status to exit_path (atomically,
-// never following a link) and exits. It ignores SIGTERM, SIGINT, SIGHUP and SIGUSR1 so it
-// outlives the command and records how it ended.
+// Starts a supervisor (supervisor.h: the daemon's binary as `__supervise`, by posix_spawn, so the
+// daemon's memory is never copied) in a new session (its pid is the session and process group
+// id). It is a child subreaper, so every descendant of the command stays in its tree even after
+// `setsid`. It waits for the go byte, runs the command as its child (as spec.run_as), and when the
+// command ends kills whatever the command left behind, writes the wait status to exit_path
+// (atomically, never following a link) and exits. It ignores SIGTERM, SIGINT, SIGHUP and SIGUSR1
+// so it outlives the command and records how it ended.
 Result<Spawned> spawn_supervised(const SpawnSpec& spec);
 
 // Resolves a command name against PATH in `env` ("PATH=..."); names with a '/' are kept.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 namespace boreas::server {
@@ -29,6 +30,14 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// The whole of a file ("" when it cannot be read): logs, /proc files, cgroup files.
+inline std::string read_whole_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
 
 // Runs `promtool check metrics` on `text`: its exit status and output, or nullopt when promtool
 // is absent (Debian package `prometheus`, in scripts/install-deps.sh).
