@@ -39,9 +39,9 @@ TEST(Directives, QuotedValuesKeepTheirSpaces) {
 }
 
 TEST(Directives, AnUnknownOptionNamesTheFileAndLine) {
-  auto s = read_directives("#!/bin/sh\n#SBATCH -J ok\n#SBATCH --mem=8G\n", "job.sh");
+  auto s = read_directives("#!/bin/sh\n#SBATCH -J ok\n#SBATCH --exclusive\n", "job.sh");
   ASSERT_FALSE(s.is_ok());
-  EXPECT_EQ(s.status().message().rfind("job.sh:3: `#SBATCH --mem=8G`: ", 0), 0u) << s.status().message();
+  EXPECT_EQ(s.status().message().rfind("job.sh:3: `#SBATCH --exclusive`: ", 0), 0u) << s.status().message();
   EXPECT_FALSE(read_directives("#SBATCH -J 'open\n", "job.sh").is_ok());
 }
 
@@ -69,6 +69,28 @@ TEST(SubmitBody, TimeIsMinutesAndGpusMayNameAType) {
   EXPECT_EQ((*body)["queue"], "default");
   s.time = "UNLIMITED";
   EXPECT_EQ((*submit_body(s, "/tmp"))["time_limit_s"], 0);
+}
+
+TEST(SubmitBody, CpusAndMemoryAsSbatchTakesThem) {
+  auto script = read_directives("#SBATCH -c 4\n#SBATCH --mem=8G\n", "job.sh");
+  ASSERT_TRUE(script.is_ok()) << script.status().message();
+  SubmitArgs line;
+  line.command = {"true"};
+  line.cpus = "0.5";  // the command line wins
+  auto body = submit_body(merge(line, *script), "/");
+  ASSERT_TRUE(body.is_ok()) << body.status().message();
+  EXPECT_EQ((*body)["cpus"], 0.5);
+  EXPECT_EQ((*body)["memory"], "8G");
+  for (const char* bad : {"two", "0", "-1", "2x", ""}) {
+    line.cpus = bad;
+    auto refused = submit_body(line, "/");
+    if (std::string(bad).empty()) {
+      EXPECT_FALSE(refused->contains("cpus"));  // not given: the daemon's default share
+      continue;
+    }
+    ASSERT_FALSE(refused.is_ok()) << bad;
+    EXPECT_NE(refused.status().message().find("--cpus"), std::string::npos);
+  }
 }
 
 TEST(SubmitBody, BadValuesNameTheOption) {

@@ -1,5 +1,6 @@
 #include "cli/submit_options.h"
 
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -93,6 +94,22 @@ Status read_gpus(const SubmitArgs& s, json& body) {
   return Status::ok();
 }
 
+// -c 2 or -c 0.5 as a JSON number; --mem as text the daemon reads (MiB or K/M/G/T) and checks.
+Status read_resources(const SubmitArgs& s, json& body) {
+  if (!s.cpus.empty()) {
+    char* end = nullptr;
+    const double cpus = std::strtod(s.cpus.c_str(), &end);
+    if (end == s.cpus.c_str() || *end != '\0' || !(cpus > 0)) {
+      return invalid_argument("--cpus " + s.cpus + ": expected a number of CPUs (2, 0.5)");
+    }
+    body["cpus"] = cpus;
+  }
+  if (!s.mem.empty()) {
+    body["memory"] = s.mem;
+  }
+  return Status::ok();
+}
+
 Status read_time(const SubmitArgs& s, json& body) {
   if (s.time.empty()) {
     return Status::ok();
@@ -110,6 +127,12 @@ Status read_time(const SubmitArgs& s, json& body) {
 void define_submit_options(CLI::App& cmd, SubmitArgs& s) {
   cmd.add_option("-G,--gpus", s.gpus, "GPUs in the gang: N, or TYPE:N as sbatch --gpus (a100:2)");
   cmd.add_option("--gpu-type", s.gpu_type, "GPU type (empty = any)");
+  cmd.add_option("-c,--cpus-per-task,--cpus", s.cpus,
+                 "CPUs the job holds on its node (sbatch -c); fractions to 0.001; default: its GPUs' share of the "
+                 "node, 1 for a job without GPUs");
+  cmd.add_option("--mem", s.mem,
+                 "Memory on its node as sbatch --mem: MiB (4096) or 512M, 4G, 1T; default: its GPUs' share of the "
+                 "node");
   cmd.add_option("-A,--account,--queue", s.queue, "Queue (Slurm: account); default `default`");
   cmd.add_option("-q,--qos,--priority", s.qos, "Priority class of the queue tree (Slurm: QOS)");
   cmd.add_option("-t,--time,--time-limit", s.time,
@@ -156,7 +179,8 @@ Result<SubmitArgs> read_directives(const std::string& script_text, const std::st
 }
 
 SubmitArgs merge(SubmitArgs c, const SubmitArgs& script) {
-  for (auto member : {&SubmitArgs::gpus, &SubmitArgs::gpu_type, &SubmitArgs::queue, &SubmitArgs::qos,
+  for (auto member : {&SubmitArgs::gpus, &SubmitArgs::gpu_type, &SubmitArgs::cpus, &SubmitArgs::mem,
+                      &SubmitArgs::queue, &SubmitArgs::qos,
                       &SubmitArgs::time, &SubmitArgs::name, &SubmitArgs::restart, &SubmitArgs::dependency,
                       &SubmitArgs::array, &SubmitArgs::output, &SubmitArgs::error}) {
     if ((c.*member).empty()) {
@@ -234,6 +258,7 @@ Result<json> submit_body(const SubmitArgs& s, const std::string& cwd) {
                {"cwd", cwd}};
   BOREAS_RETURN_IF_ERROR(read_gpus(s, body));
   BOREAS_RETURN_IF_ERROR(read_time(s, body));
+  BOREAS_RETURN_IF_ERROR(read_resources(s, body));
   if (!s.qos.empty()) {
     body["priority_class"] = s.qos;
   }
