@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "policy/boreas_round.h"
+#include "policy/round_free.h"
 
 namespace boreas::policy {
 
@@ -199,9 +200,6 @@ void BoreasScheduler::account(Round& r) {
       lowest = std::min(lowest, in.class_value);
     }
     hold(r, j, d, +1);
-    for (const TypeCount& tc : d) {
-      r.free_by_type[tc.type.value()] -= tc.gpus;
-    }
   }
 }
 
@@ -219,15 +217,10 @@ void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
-  r.free_by_type.assign(view.cluster().catalog.size(), 0);
+  RoundFree free = round_free(view);
+  r.free_by_type = std::move(free.by_type);
+  r.largest_block = free.largest_block;
   r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
-  const std::vector<Node>& nodes = view.cluster().nodes;
-  for (uint32_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i].gpu_type && !view.node_down(NodeId(i))) {  // nodes out of service host nothing
-      r.free_by_type[nodes[i].gpu_type->value()] += nodes[i].gpu_count;
-    }
-    r.largest_block = std::max(r.largest_block, view.state().node_free(NodeId(i)));
-  }
   r.running_by_queue.resize(book_->queue_count());
   account(r);
   rank(r);
