@@ -36,6 +36,9 @@ class BoreasScheduler final : public Scheduler {
   PendingReason pending_reason(JobId job) const override;
   // A queue's fair share as of the last round, as ranking uses it; 0 for a queue not seen yet.
   double queue_share(std::string_view queue) const;
+  // For tests: the ranking groups as of the last round equal groups built from scratch from
+  // `view`'s pending jobs (the view that round saw); the first difference is the error.
+  Status check_rank_groups(const state::ClusterView& view) const;
 
  private:
   struct Round;
@@ -53,11 +56,16 @@ class BoreasScheduler final : public Scheduler {
     int32_t group = -1;             // its RankGroup while pending; -1 = none
     int64_t group_attained = 0;     // its key there: attained GPU-µs when it entered
   };
-  // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp).
+  // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp): a sorted array
+  // that may hold stale entries (jobs that left, told by their JobInfo) and the entries added
+  // since the last round, merged in when the group is next ranked.
+  using RankKey = std::pair<int64_t, uint32_t>;  // (attained GPU-µs on entry, job id)
   struct RankGroup {
     int32_t class_value = 0;
     uint32_t queue = 0;
-    std::set<std::pair<int64_t, uint32_t>> jobs;
+    std::vector<RankKey> jobs;
+    std::vector<RankKey> added;
+    uint32_t left = 0;  // jobs that left since the last merge
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -74,6 +82,8 @@ class BoreasScheduler final : public Scheduler {
   void enter_group(JobId job, const state::ClusterView& view);
   void leave_group(JobId job);
   void merge_groups(Round& round, std::span<const uint32_t> tied);
+  void tidy_group(uint32_t group);
+  bool in_group(uint32_t group, const RankKey& key) const;
   bool try_start(Round& round, JobId job, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
