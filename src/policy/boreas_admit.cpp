@@ -143,7 +143,7 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
 }
 
 void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
-  const Demand d = demand_of(r.view.record(victim).gpus, r.view);
+  const Demand& d = held_demand(victim, r.view);
   book_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
   if (!jobs_[victim.value()].borrowed) {
     covered_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
@@ -195,7 +195,7 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
       const JobInfo& vi = jobs_[v.value()];
       if (r.evicted.count(v.value()) == 0 && vi.borrowed && !vi.pinned && view.spec(v).preemptible &&
           vi.class_preemptible &&
-          book_->borrowing(q, demand_of(view.record(v).gpus, view), mine)) {
+          book_->borrowing(q, held_demand(v, view), mine)) {
         out.push_back(v);
       }
     }
@@ -227,7 +227,7 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
   const uint64_t need = r.view.spec(job).gpus;
   auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
     const int32_t q = jobs_[c.value()].queue;
-    const Demand d = demand_of(r.view.record(c).gpus, r.view);
+    const Demand& d = held_demand(c, r.view);
     if (d.empty()) {
       return false;
     }

@@ -37,19 +37,19 @@ std::optional<std::vector<JobId>> BoreasScheduler::uncover_for(Round& r, JobId j
   });
   std::vector<JobId> chosen;
   for (size_t i = 0; i < cands.size() && !covered_->within_guarantee(q, d); ++i) {
-    covered_->add(q, demand_of(view.record(cands[i]).gpus, view), -1);
+    covered_->add(q, held_demand(cands[i], view), -1);
     chosen.push_back(cands[i]);
   }
   const bool enough = covered_->within_guarantee(q, d);
   for (JobId v : chosen) {
-    covered_->add(q, demand_of(view.record(v).gpus, view), +1);
+    covered_->add(q, held_demand(v, view), +1);
   }
   return enough ? std::optional(std::move(chosen)) : std::nullopt;
 }
 
 void BoreasScheduler::uncover(Round& r, JobId job) {
   JobInfo& in = jobs_[job.value()];
-  covered_->add(static_cast<uint32_t>(in.queue), demand_of(r.view.record(job).gpus, r.view), -1);
+  covered_->add(static_cast<uint32_t>(in.queue), held_demand(job, r.view), -1);
   in.borrowed = true;
 }
 

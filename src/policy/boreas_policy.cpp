@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 
 #include "policy/boreas_round.h"
 #include "policy/round_free.h"
@@ -28,7 +29,10 @@ void BoreasScheduler::init(const state::ClusterView& view) {
   if (jobs_.size() < view.job_count()) {
     jobs_.resize(view.job_count());
     reasons_.resize(view.job_count());
+    held_demand_.resize(view.job_count());
+    held_known_.resize(view.job_count(), 0);
   }
+  sync_held_demands(view);
 }
 
 PendingReason BoreasScheduler::pending_reason(JobId job) const {
@@ -129,6 +133,49 @@ Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::C
   return d;
 }
 
+const Demand& BoreasScheduler::held_demand(JobId job, const state::ClusterView& view) {
+  if (!held_known_[job.value()]) {
+    held_demand_[job.value()] = demand_of(view.record(job).gpus, view);
+    held_known_[job.value()] = 1;
+  }
+  return held_demand_[job.value()];
+}
+
+// Forgets the demand of every job the journal shows moving since the last round; a new state
+// forgets them all.
+void BoreasScheduler::sync_held_demands(const state::ClusterView& view) {
+  const state::ClusterState& state = view.state();
+  const auto journal = state.journal();
+  if (!held_synced_ || state.instance() != held_instance_ || journal.size() < held_journal_pos_) {
+    std::fill(held_known_.begin(), held_known_.end(), 0);
+    held_instance_ = state.instance();
+    held_synced_ = true;
+  } else {
+    for (size_t i = held_journal_pos_; i < journal.size(); ++i) {
+      held_known_[journal[i].value()] = 0;
+    }
+  }
+  held_journal_pos_ = journal.size();
+}
+
+Status BoreasScheduler::check_kept_state(const state::ClusterView& view) const {
+  for (JobId j : view.running()) {
+    if (!held_known_[j.value()]) {
+      continue;
+    }
+    const Demand& kept = held_demand_[j.value()];
+    const Demand scratch = demand_of(view.record(j).gpus, view);
+    const bool same = kept.size() == scratch.size() &&
+                      std::equal(kept.begin(), kept.end(), scratch.begin(), [](const TypeCount& a, const TypeCount& b) {
+                        return a.type == b.type && a.gpus == b.gpus;
+                      });
+    if (!same) {
+      return internal_error("kept demand of running job " + std::to_string(j.value()) + " differs from its GPUs'");
+    }
+  }
+  return check_rank_groups(view);
+}
+
 std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state::ClusterView& view, TypeCount& out) {
   const JobSpec& spec = view.spec(job);
   int32_t& type = jobs_[job.value()].guess_type;
@@ -184,7 +231,7 @@ void BoreasScheduler::account(Round& r) {
   fair_->advance(view.now(), last_held_);  // what was held since the last round
   for (JobId j : view.running()) {
     const JobInfo& in = info(j, view);
-    const Demand d = demand_of(view.record(j).gpus, view);
+    const Demand& d = held_demand(j, view);
     book_->add(static_cast<uint32_t>(in.queue), d, +1);
     if (!in.borrowed) {
       covered_->add(static_cast<uint32_t>(in.queue), d, +1);

@@ -36,9 +36,10 @@ class BoreasScheduler final : public Scheduler {
   PendingReason pending_reason(JobId job) const override;
   // A queue's fair share as of the last round, as ranking uses it; 0 for a queue not seen yet.
   double queue_share(std::string_view queue) const;
-  // For tests: the ranking groups as of the last round equal groups built from scratch from
-  // `view`'s pending jobs (the view that round saw); the first difference is the error.
-  Status check_rank_groups(const state::ClusterView& view) const;
+  // For tests: what the scheduler keeps across rounds as of the last round (ranking groups, the
+  // demands of running jobs) equals the same built from scratch from `view` (the view that round
+  // saw); the first difference is the error.
+  Status check_kept_state(const state::ClusterView& view) const;
 
  private:
   struct Round;
@@ -84,6 +85,7 @@ class BoreasScheduler final : public Scheduler {
   void merge_groups(Round& round, std::span<const uint32_t> tied);
   void tidy_group(uint32_t group);
   bool in_group(uint32_t group, const RankKey& key) const;
+  Status check_rank_groups(const state::ClusterView& view) const;
   bool try_start(Round& round, JobId job, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
@@ -102,6 +104,10 @@ class BoreasScheduler final : public Scheduler {
   void pin(Round& round, const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
+  // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
+  // when it starts and kept while it runs), so a round does not look up every running GPU's node.
+  const Demand& held_demand(JobId job, const state::ClusterView& view);
+  void sync_held_demands(const state::ClusterView& view);
   // A pending gang's demand before placement: its GPUs of the first allowed type the cluster has
   // (empty when none), looked up once per job.
   std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
@@ -135,6 +141,11 @@ class BoreasScheduler final : public Scheduler {
   std::vector<OwedBounds> owed_known_;  // by queue × GPU type
   size_t catalog_size_ = 0;
   uint64_t owed_book_version_ = UINT64_MAX, owed_covered_version_ = UINT64_MAX;
+  std::vector<Demand> held_demand_;     // by job; valid where held_known_ is set
+  std::vector<uint8_t> held_known_;
+  size_t held_journal_pos_ = 0;
+  uint64_t held_instance_ = 0;
+  bool held_synced_ = false;
   // Ranking groups kept from the state's journal (boreas_rank.cpp).
   std::vector<RankGroup> groups_;
   std::map<std::pair<int32_t, uint32_t>, uint32_t> group_index_;  // (class value, queue) -> group
