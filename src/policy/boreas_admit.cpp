@@ -46,10 +46,9 @@ void BoreasScheduler::pin(Round& r, const Demand& d, int32_t sign) {
   }
 }
 
-bool BoreasScheduler::try_start(Round& r, JobId job, bool guaranteed_pass) {
-  const JobSpec& spec = r.view.spec(job);
-  if (r.scratch.total_free() >= spec.gpus) {
-    if (auto gpus = placement_->place(spec, r.scratch)) {
+bool BoreasScheduler::try_start(Round& r, JobId job, uint32_t need, bool guaranteed_pass) {
+  if (r.scratch.total_free() >= need) {
+    if (auto gpus = placement_->place(r.view.spec(job), r.scratch)) {
       const Demand d = demand_of(*gpus, r.view);
       if (!admit_placed(r, job, d, guaranteed_pass)) {
         return false;
@@ -59,19 +58,17 @@ bool BoreasScheduler::try_start(Round& r, JobId job, bool guaranteed_pass) {
       return true;
     }
   }
-  no_fit(r, job);
+  no_fit(r, job, need);
   return options_.preemption.enabled && try_preempt(r, job, guaranteed_pass);
 }
 
-// Written in place: most pending jobs get this reason every round, and reusing the reason's
-// strings spares an allocation and copy per job per round.
-void BoreasScheduler::no_fit(Round& r, JobId job) {
+// Kept compact: most pending jobs get this reason every round (pending_reason() makes the
+// PendingReason: the queue's name, no GPU type, nothing guaranteed).
+void BoreasScheduler::no_fit(Round& r, JobId job, uint32_t need) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
-  PendingReason& reason = reasons_[job.value()];
-  reason.queue.assign(book_->name(q));
-  reason.gpu_type.clear();
-  reason.need = r.view.spec(job).gpus;
-  reason.guaranteed = 0;
+  NoFitReason& reason = no_fit_reasons_[job.value()];
+  reason.queue = q;
+  reason.need = need;
   if (q < r.waiting.size() && r.waiting[q] > 0) {
     reason.kind = PendingKind::kBehindHigherPriority;
     reason.ahead = r.waiting[q];
@@ -138,7 +135,7 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
   for (const TypeCount& tc : d) {
     r.free_by_type[tc.type.value()] -= std::min<uint64_t>(r.free_by_type[tc.type.value()], tc.gpus);
   }
-  r.started.insert(job.value());
+  in.started_round = round_;
   r.plan.starts.push_back(Start{job, std::move(gpus)});
 }
 

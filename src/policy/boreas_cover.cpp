@@ -68,7 +68,7 @@ void BoreasScheduler::mark_held(Round& r) {
   for (JobId j : r.held_jobs) {
     JobInfo& in = jobs_[j.value()];
     const JobSpec& spec = view.spec(j);
-    if (r.started.count(j.value()) > 0 || in.held_at == view.now()) {
+    if (in.started_round == round_ || in.held_at == view.now()) {
       continue;
     }
     uint64_t free = 0;

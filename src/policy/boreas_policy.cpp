@@ -29,6 +29,7 @@ void BoreasScheduler::init(const state::ClusterView& view) {
   if (jobs_.size() < view.job_count()) {
     jobs_.resize(view.job_count());
     reasons_.resize(view.job_count());
+    no_fit_reasons_.resize(view.job_count());
     held_demand_.resize(view.job_count());
     held_known_.resize(view.job_count(), 0);
   }
@@ -36,7 +37,14 @@ void BoreasScheduler::init(const state::ClusterView& view) {
 }
 
 PendingReason BoreasScheduler::pending_reason(JobId job) const {
-  return job.value() < reasons_.size() ? reasons_[job.value()] : PendingReason{};
+  if (job.value() >= reasons_.size()) {
+    return PendingReason{};
+  }
+  const NoFitReason& n = no_fit_reasons_[job.value()];
+  if (n.kind == PendingKind::kNone) {
+    return reasons_[job.value()];
+  }
+  return PendingReason{n.kind, book_->name(n.queue), "", n.need, n.have, 0, n.ceiling, n.ahead};
 }
 
 double BoreasScheduler::queue_share(std::string_view queue) const {
@@ -50,6 +58,7 @@ double BoreasScheduler::queue_share(std::string_view queue) const {
 
 void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
   reasons_[job.value()] = std::move(reason);
+  no_fit_reasons_[job.value()].kind = PendingKind::kNone;
 }
 
 BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterView& view) {
@@ -263,7 +272,8 @@ void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
 
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
+  round_ += 1;
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
   RoundFree free = round_free(view);
   r.free_by_type = std::move(free.by_type);
   r.largest_block = free.largest_block;
@@ -275,8 +285,8 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size(); ++i) {
-      if (r.started.count(r.ranked[i].value()) == 0 && owed(i)) {
-        try_start(r, r.ranked[i], true);
+      if (jobs_[r.ranked[i].value()].started_round != round_ && owed(i)) {
+        try_start(r, r.ranked[i], r.gangs[i].gpus, true);
       }
     }
   };
@@ -285,7 +295,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   size_t evicted = r.evicted.size();
   for (size_t i = 0; i < r.ranked.size(); ++i) {
     const JobId j = r.ranked[i];
-    if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(i))) {
+    if (jobs_[j.value()].started_round != round_ && !try_start(r, j, r.gangs[i].gpus, owed(i))) {
       const auto q = static_cast<size_t>(jobs_[j.value()].queue);
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;

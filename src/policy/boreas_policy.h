@@ -56,6 +56,17 @@ class BoreasScheduler final : public Scheduler {
     int32_t guess_type = -2;        // guess_demand's GPU type: -2 = not looked up, -1 = none
     int32_t group = -1;             // its RankGroup while pending; -1 = none
     int64_t group_attained = 0;     // its key there: attained GPU-µs when it entered
+    uint64_t started_round = 0;     // the round that last started it (rounds count from 1)
+  };
+  // The reason `no_fit` gives, kept in place of a PendingReason (no strings to write for each
+  // waiting job each round) and turned into one when asked.
+  struct NoFitReason {
+    PendingKind kind = PendingKind::kNone;  // kNone: the job's reason is in reasons_
+    uint32_t queue = 0;
+    uint32_t need = 0;
+    uint32_t ahead = 0;
+    uint64_t have = 0;
+    uint64_t ceiling = 0;
   };
   // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp): a sorted array
   // that may hold stale entries (jobs that left, told by their JobInfo) and the entries added
@@ -86,7 +97,7 @@ class BoreasScheduler final : public Scheduler {
   void tidy_group(uint32_t group);
   bool in_group(uint32_t group, const RankKey& key) const;
   Status check_rank_groups(const state::ClusterView& view) const;
-  bool try_start(Round& round, JobId job, bool guaranteed_pass);
+  bool try_start(Round& round, JobId job, uint32_t gpus, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
   bool try_evict(Round& round, JobId job, std::vector<JobId> candidates, bool guaranteed_pass);
@@ -102,7 +113,7 @@ class BoreasScheduler final : public Scheduler {
   void count_idle_wait(JobId job, Time now);
   void mark_held(Round& round);
   void pin(Round& round, const Demand& demand, int32_t sign);
-  void no_fit(Round& round, JobId job);
+  void no_fit(Round& round, JobId job, uint32_t gpus);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
   // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
   // when it starts and kept while it runs), so a round does not look up every running GPU's node.
@@ -116,6 +127,7 @@ class BoreasScheduler final : public Scheduler {
   // allowed), read once when ranked so the round's passes walk one array.
   struct RankedGang {
     uint32_t queue = 0;
+    uint32_t gpus = 0;
     bool guessed = false;
     TypeCount guess;
   };
@@ -130,6 +142,8 @@ class BoreasScheduler final : public Scheduler {
   std::unique_ptr<FairShare> fair_;
   std::vector<JobInfo> jobs_;
   std::vector<PendingReason> reasons_;
+  std::vector<NoFitReason> no_fit_reasons_;  // where set, it overrides reasons_
+  uint64_t round_ = 0;
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
   // Known answers of owed() for a queue and GPU type while neither book changes: owed is monotone

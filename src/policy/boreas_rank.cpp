@@ -131,6 +131,7 @@ void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
     r.ranked.push_back(JobId(id));
     RankedGang& gang = r.gangs.emplace_back();
     gang.queue = static_cast<uint32_t>(jobs_[id].queue);
+    gang.gpus = r.view.spec(JobId(id)).gpus;
     gang.guessed = !guess_demand(JobId(id), r.view, gang.guess).empty();
   };
   if (tied.size() == 1) {

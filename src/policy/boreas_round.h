@@ -14,7 +14,7 @@ struct BoreasScheduler::Round {
   Plan plan;
   std::vector<JobId> ranked;
   std::vector<RankedGang> gangs;  // by rank, beside `ranked`
-  std::unordered_set<uint32_t> started, evicted;
+  std::unordered_set<uint32_t> evicted;
   std::vector<uint64_t> free_by_type;                // after this round's plan so far
   std::vector<std::vector<JobId>> running_by_queue;  // at the round's start
   // queue -> lowest class value of its running jobs whose class may be preempted (INT32_MAX: none),
