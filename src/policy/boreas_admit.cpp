@@ -136,6 +136,9 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
     r.free_by_type[tc.type.value()] -= std::min<uint64_t>(r.free_by_type[tc.type.value()], tc.gpus);
   }
   in.started_round = round_;
+  if (in.rank_pos < r.ranked.size() && r.ranked[in.rank_pos] == job) {
+    r.gangs[in.rank_pos].started = true;
+  }
   r.plan.starts.push_back(Start{job, std::move(gpus)});
 }
 

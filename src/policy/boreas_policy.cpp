@@ -67,6 +67,7 @@ BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterV
     return in;
   }
   const JobSpec& spec = view.spec(job);
+  in.gpus = spec.gpus;
   in.queue = static_cast<int32_t>(book_->queue_of(spec.queue, view.state().symbols()));
   covered_->queue_of(spec.queue, view.state().symbols());  // the same index: both add queues in this order
   auto it = classes_.find(spec.priority_class.index());
@@ -186,12 +187,12 @@ Status BoreasScheduler::check_kept_state(const state::ClusterView& view) const {
 }
 
 std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state::ClusterView& view, TypeCount& out) {
-  const JobSpec& spec = view.spec(job);
-  int32_t& type = jobs_[job.value()].guess_type;
+  JobInfo& in = jobs_[job.value()];
+  int32_t& type = in.guess_type;
   if (type == -2) {
     type = -1;
     // The first allowed type the cluster has (the catalog lists types the cluster may lack).
-    for (GpuTypeId t : types_.allowed(spec, view)) {
+    for (GpuTypeId t : types_.allowed(view.spec(job), view)) {
       if (book_->capacity(t) > 0) {
         type = static_cast<int32_t>(t.value());
         break;
@@ -201,7 +202,7 @@ std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state:
   if (type < 0) {
     return {};
   }
-  out = TypeCount{GpuTypeId(static_cast<uint32_t>(type)), spec.gpus};
+  out = TypeCount{GpuTypeId(static_cast<uint32_t>(type)), in.gpus};
   return std::span<const TypeCount>(&out, 1);
 }
 
@@ -285,7 +286,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size(); ++i) {
-      if (jobs_[r.ranked[i].value()].started_round != round_ && owed(i)) {
+      if (!r.gangs[i].started && owed(i)) {
         try_start(r, r.ranked[i], r.gangs[i].gpus, true);
       }
     }
@@ -295,7 +296,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   size_t evicted = r.evicted.size();
   for (size_t i = 0; i < r.ranked.size(); ++i) {
     const JobId j = r.ranked[i];
-    if (jobs_[j.value()].started_round != round_ && !try_start(r, j, r.gangs[i].gpus, owed(i))) {
+    if (!r.gangs[i].started && !try_start(r, j, r.gangs[i].gpus, owed(i))) {
       const auto q = static_cast<size_t>(jobs_[j.value()].queue);
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;

@@ -57,6 +57,8 @@ class BoreasScheduler final : public Scheduler {
     int32_t group = -1;             // its RankGroup while pending; -1 = none
     int64_t group_attained = 0;     // its key there: attained GPU-µs when it entered
     uint64_t started_round = 0;     // the round that last started it (rounds count from 1)
+    uint32_t gpus = 0;              // its gang's size, read with the rest when first seen
+    uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
   };
   // The reason `no_fit` gives, kept in place of a PendingReason (no strings to write for each
   // waiting job each round) and turned into one when asked.
@@ -128,6 +130,7 @@ class BoreasScheduler final : public Scheduler {
   struct RankedGang {
     uint32_t queue = 0;
     uint32_t gpus = 0;
+    bool started = false;  // by this round's plan
     bool guessed = false;
     TypeCount guess;
   };

@@ -128,10 +128,12 @@ void BoreasScheduler::rank(Round& r) {
 void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
   auto emit = [&](uint32_t id) {
     count_idle_wait(JobId(id), r.view.now());
+    JobInfo& in = jobs_[id];
+    in.rank_pos = static_cast<uint32_t>(r.ranked.size());
     r.ranked.push_back(JobId(id));
     RankedGang& gang = r.gangs.emplace_back();
-    gang.queue = static_cast<uint32_t>(jobs_[id].queue);
-    gang.gpus = r.view.spec(JobId(id)).gpus;
+    gang.queue = static_cast<uint32_t>(in.queue);
+    gang.gpus = in.gpus;
     gang.guessed = !guess_demand(JobId(id), r.view, gang.guess).empty();
   };
   if (tied.size() == 1) {
