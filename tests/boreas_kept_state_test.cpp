@@ -1,7 +1,8 @@
 // What the `boreas` policy keeps across rounds from the state's journal equals the same built from
 // scratch after every round of random runs (arrivals, starts, preemptions, completions, requeues;
 // two classes, a tree): the ranking groups (stale entries dropped and new ones merged in when
-// ranked) and the demands of running jobs; and a round's free GPUs from the free index.
+// ranked), the demands of running jobs and the usage counted from them (quota books, held and
+// pinned GPUs, running classes); and a round's free GPUs from the free index.
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,7 @@ Cluster two_types(Cluster c) {
 
 constexpr const char* kTree =
     "priority_classes:\n"
+    "  - {name: prod, value: 20, preemptible: false}\n"
     "  - {name: high, value: 10}\n"
     "  - {name: low, value: 1}\n"
     "queues:\n"
@@ -73,7 +75,8 @@ void run_checked(uint32_t seed, Counts& counts) {
   testing::JobListBuilder jobs;
   for (int i = 0; i < 200; ++i) {
     jobs.add(i / 4, 1 + rng() % 8, 50, queues[rng() % 5]);
-    jobs.jobs().back().priority_class = jobs.symbols().intern(rng() % 3 == 0 ? "high" : "low");
+    const char* classes[] = {"prod", "high", "low", "low"};  // prod may not be preempted: pinned or covered
+    jobs.jobs().back().priority_class = jobs.symbols().intern(classes[rng() % 4]);
   }
   policy::TenancyOptions options;
   options.queues = std::make_shared<QueueTree>(*tree);
@@ -88,6 +91,8 @@ void run_checked(uint32_t seed, Counts& counts) {
       }
     }
     const state::ClusterView view(s, now);
+    const Status usage = scheduler.check_usage(view);
+    ASSERT_TRUE(usage.is_ok()) << "seed " << seed << " before the round at " << t << " s: " << usage.message();
     const policy::Plan plan = scheduler.schedule(view);
     const Status check = scheduler.check_kept_state(view);
     ASSERT_TRUE(check.is_ok()) << "seed " << seed << " at " << t << " s: " << check.message();

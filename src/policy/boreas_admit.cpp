@@ -24,7 +24,7 @@ BoreasScheduler::Borrow BoreasScheduler::borrow_mode(Round& r, JobId job, const 
   }
   bool unguaranteed = true;
   for (const TypeCount& tc : d) {
-    unguaranteed = unguaranteed && r.pinned_by_type[tc.type.value()] + tc.gpus <= book_->unguaranteed(tc.type);
+    unguaranteed = unguaranteed && pinned_by_type_[tc.type.value()] + tc.gpus <= book_->unguaranteed(tc.type);
   }
   if (unguaranteed) {
     return Borrow::kPinned;
@@ -37,13 +37,6 @@ BoreasScheduler::Borrow BoreasScheduler::borrow_mode(Round& r, JobId job, const 
   const bool preemptible = r.view.spec(job).preemptible && in.class_preemptible;
   const bool starved = in.idle_wait >= options_.preemption.idle_wait_bound;
   return preemptible && (in.beyond_guarantee || starved) ? Borrow::kReclaimable : Borrow::kNo;
-}
-
-void BoreasScheduler::pin(Round& r, const Demand& d, int32_t sign) {
-  for (const TypeCount& tc : d) {
-    uint64_t& p = r.pinned_by_type[tc.type.value()];
-    p = sign > 0 ? p + tc.gpus : p - std::min<uint64_t>(p, tc.gpus);
-  }
 }
 
 bool BoreasScheduler::try_start(Round& r, JobId job, uint32_t need, bool guaranteed_pass) {
@@ -121,17 +114,10 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
   const bool covered = r.admitted == Borrow::kCovered;
   in.borrowed = !covered && !book_->owed(q, d, *covered_);
   in.pinned = in.borrowed && r.admitted == Borrow::kPinned;
-  if (in.pinned) {
-    pin(r, d, +1);
-  }
   for (JobId v : covered ? r.uncovering : std::vector<JobId>{}) {
     uncover(r, v);
   }
-  if (!in.borrowed) {
-    covered_->add(q, d, +1);
-  }
-  book_->add(q, d, +1);
-  hold(r, job, d, +1);
+  count(job, d);
   for (const TypeCount& tc : d) {
     r.free_by_type[tc.type.value()] -= std::min<uint64_t>(r.free_by_type[tc.type.value()], tc.gpus);
   }
@@ -144,13 +130,10 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
 
 void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
   const Demand& d = held_demand(victim, r.view);
-  book_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
-  if (!jobs_[victim.value()].borrowed) {
-    covered_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
-  }
-  hold(r, victim, d, -sign);
-  if (jobs_[victim.value()].pinned) {
-    pin(r, d, -sign);
+  if (sign > 0) {
+    uncount(victim);
+  } else {
+    count(victim, d);
   }
   for (const TypeCount& tc : d) {
     uint64_t& free = r.free_by_type[tc.type.value()];
@@ -171,7 +154,7 @@ std::vector<JobId> BoreasScheduler::own_queue_victims(Round& r, JobId job) {
   if (q >= r.lowest_preemptible_class.size() || r.lowest_preemptible_class[q] >= me.class_value) {
     return out;  // nothing running in its queue sits in a lower, preemptible class
   }
-  for (JobId v : r.running_by_queue[me.queue]) {
+  for (JobId v : running_in(r, static_cast<uint32_t>(me.queue))) {
     const JobInfo& vi = jobs_[v.value()];
     if (vi.class_value >= me.class_value || !vi.class_preemptible || r.evicted.count(v.value()) > 0) {
       continue;
@@ -190,8 +173,8 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
   const auto& view = r.view;
   const auto mine = static_cast<uint32_t>(jobs_[job.value()].queue);
   std::vector<JobId> out;
-  for (uint32_t q = 0; q < r.running_by_queue.size(); ++q) {
-    for (JobId v : q == mine ? std::vector<JobId>{} : r.running_by_queue[q]) {
+  for (uint32_t q = 0; q < book_->queue_count(); ++q) {
+    for (JobId v : q == mine ? std::vector<JobId>{} : running_in(r, q)) {
       const JobInfo& vi = jobs_[v.value()];
       if (r.evicted.count(v.value()) == 0 && vi.borrowed && !vi.pinned && view.spec(v).preemptible &&
           vi.class_preemptible &&

@@ -19,7 +19,7 @@ std::optional<std::vector<JobId>> BoreasScheduler::uncover_for(Round& r, JobId j
   }
   const auto& view = r.view;
   std::vector<JobId> cands;
-  for (JobId v : r.running_by_queue[q]) {
+  for (JobId v : running_in(r, q)) {
     const JobInfo& vi = jobs_[v.value()];
     if (!vi.borrowed && r.evicted.count(v.value()) == 0 && view.spec(v).preemptible && vi.class_preemptible &&
         view.record(v).preemptions < options_.preemption.max_per_job && vi.class_value <= me.class_value) {
@@ -51,6 +51,7 @@ void BoreasScheduler::uncover(Round& r, JobId job) {
   JobInfo& in = jobs_[job.value()];
   covered_->add(static_cast<uint32_t>(in.queue), held_demand(job, r.view), -1);
   in.borrowed = true;
+  counted_[job.value()].covered = false;
 }
 
 void BoreasScheduler::count_idle_wait(JobId job, Time now) {

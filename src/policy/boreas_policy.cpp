@@ -32,6 +32,7 @@ void BoreasScheduler::init(const state::ClusterView& view) {
     no_fit_reasons_.resize(view.job_count());
     held_demand_.resize(view.job_count());
     held_known_.resize(view.job_count(), 0);
+    counted_.resize(view.job_count());
   }
   sync_held_demands(view);
 }
@@ -173,13 +174,7 @@ Status BoreasScheduler::check_kept_state(const state::ClusterView& view) const {
     if (!held_known_[j.value()]) {
       continue;
     }
-    const Demand& kept = held_demand_[j.value()];
-    const Demand scratch = demand_of(view.record(j).gpus, view);
-    const bool same = kept.size() == scratch.size() &&
-                      std::equal(kept.begin(), kept.end(), scratch.begin(), [](const TypeCount& a, const TypeCount& b) {
-                        return a.type == b.type && a.gpus == b.gpus;
-                      });
-    if (!same) {
+    if (!same_demand(held_demand_[j.value()], demand_of(view.record(j).gpus, view))) {
       return internal_error("kept demand of running job " + std::to_string(j.value()) + " differs from its GPUs'");
     }
   }
@@ -234,55 +229,15 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
   return owed;
 }
 
-void BoreasScheduler::account(Round& r) {
-  const auto& view = r.view;
-  book_->clear_usage();
-  covered_->clear_usage();
-  fair_->advance(view.now(), last_held_);  // what was held since the last round
-  for (JobId j : view.running()) {
-    const JobInfo& in = info(j, view);
-    const Demand& d = held_demand(j, view);
-    book_->add(static_cast<uint32_t>(in.queue), d, +1);
-    if (!in.borrowed) {
-      covered_->add(static_cast<uint32_t>(in.queue), d, +1);
-    }
-    if (in.pinned) {
-      pin(r, d, +1);
-    }
-    r.running_by_queue.resize(book_->queue_count());
-    r.running_by_queue[in.queue].push_back(j);
-    r.lowest_preemptible_class.resize(book_->queue_count(), std::numeric_limits<int32_t>::max());
-    if (in.class_preemptible) {
-      int32_t& lowest = r.lowest_preemptible_class[in.queue];
-      lowest = std::min(lowest, in.class_value);
-    }
-    hold(r, j, d, +1);
-  }
-}
-
-void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
-  const auto q = static_cast<size_t>(jobs_[job.value()].queue);
-  if (r.held.size() <= q) {
-    r.held.resize(book_->queue_count(), std::vector<uint32_t>(r.free_by_type.size(), 0));
-  }
-  for (const TypeCount& tc : d) {
-    uint32_t& h = r.held[q][tc.type.value()];
-    h = sign > 0 ? h + tc.gpus : h - std::min(h, tc.gpus);
-  }
-}
-
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
   RoundFree free = round_free(view);
   r.free_by_type = std::move(free.by_type);
   r.largest_block = free.largest_block;
-  r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
-  r.running_by_queue.resize(book_->queue_count());
   account(r);
   rank(r);
-  r.running_by_queue.resize(book_->queue_count());
   auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size(); ++i) {
@@ -313,7 +268,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
     const Time again = view.now() + Duration::micros(1);
     r.plan.wake_at = r.plan.wake_at ? std::min(*r.plan.wake_at, again) : again;
   }
-  last_held_ = std::move(r.held);
+  last_held_ = held_;
   return std::move(r.plan);
 }
 

@@ -40,6 +40,10 @@ class BoreasScheduler final : public Scheduler {
   // demands of running jobs) equals the same built from scratch from `view` (the view that round
   // saw); the first difference is the error.
   Status check_kept_state(const state::ClusterView& view) const;
+  // For tests: brings the kept usage in step with `view` as the next round would, then checks it
+  // against usage counted from scratch from `view`'s running jobs (quota books, GPUs held per queue,
+  // pinned GPUs, the lowest running preemptible class per queue).
+  Status check_usage(const state::ClusterView& view);
 
  private:
   struct Round;
@@ -91,6 +95,13 @@ class BoreasScheduler final : public Scheduler {
   bool beyond_guarantee(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
   const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
+  // Usage kept across rounds (boreas_usage.cpp): the books, pinned and held GPUs and the running
+  // preemptible classes count exactly the running jobs at a round's start, brought in step from
+  // the journal and the jobs the last round's plan moved.
+  void sync_usage(const state::ClusterView& view);
+  void count(JobId job, const Demand& demand);
+  void uncount(JobId job);
+  const std::vector<JobId>& running_in(Round& round, uint32_t queue);
   void rank(Round& round);
   void sync_groups(const state::ClusterView& view);
   void enter_group(JobId job, const state::ClusterView& view);
@@ -107,14 +118,14 @@ class BoreasScheduler final : public Scheduler {
   std::vector<JobId> borrower_victims(Round& round, JobId job);
   void commit_start(Round& round, JobId job, std::vector<GpuId> gpus, const Demand& demand);
   void evict(Round& round, JobId victim, int32_t sign);
-  void hold(Round& round, JobId job, const Demand& demand, int32_t sign);
+  void hold(uint32_t queue, const Demand& demand, int32_t sign);
   bool must_not_borrow(JobId job, const state::ClusterView& view) const;
   Borrow borrow_mode(Round& round, JobId job, const Demand& demand);
   std::optional<std::vector<JobId>> uncover_for(Round& round, JobId job, const Demand& demand);
   void uncover(Round& round, JobId job);
   void count_idle_wait(JobId job, Time now);
   void mark_held(Round& round);
-  void pin(Round& round, const Demand& demand, int32_t sign);
+  void pin(const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job, uint32_t gpus);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
   // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
@@ -148,6 +159,21 @@ class BoreasScheduler final : public Scheduler {
   std::vector<NoFitReason> no_fit_reasons_;  // where set, it overrides reasons_
   uint64_t round_ = 0;
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
+  // What each job adds to the kept usage (boreas_usage.cpp).
+  struct Counted {
+    bool in = false;
+    bool covered = false;  // in covered_ (not borrowed)
+    bool pinned = false;
+    Demand demand;
+  };
+  std::vector<Counted> counted_;
+  std::vector<std::vector<uint32_t>> held_;                // queue -> GPU type -> GPUs held
+  std::vector<uint64_t> pinned_by_type_;                   // GPUs held by pinned borrowers
+  std::vector<std::map<int32_t, uint32_t>> preemptible_;  // queue -> class value -> running jobs
+  std::vector<JobId> moved_;                               // jobs counted or uncounted since the last sync
+  size_t usage_journal_pos_ = 0;
+  uint64_t usage_instance_ = 0;
+  bool usage_synced_ = false;
   std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
   // Known answers of owed() for a queue and GPU type while neither book changes: owed is monotone
   // in the gang's size, so gangs up to `owed_up_to` GPUs are owed and from `refused_from` are not.
