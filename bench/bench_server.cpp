@@ -52,7 +52,9 @@ struct Daemon {
 
 void BM_DurableSubmitHttp16Clients(benchmark::State& state) {
   Daemon d(1, state.range(1) != 0);
-  ApiServer api(*d.ctl, *d.store, d.metrics, {.allow_root_jobs = true});  // run as root: the token maps to no account
+  ApiOptions options;
+  options.allow_root_jobs = true;  // run as root: the token maps to no account
+  ApiServer api(*d.ctl, *d.store, d.metrics, options);
   const int port = *api.bind("127.0.0.1", 0);
   std::thread server([&] { api.run(); });
   const std::string token = create_token(*d.store, {"bench", Role::kAdmin, {}}, 0)->token;
