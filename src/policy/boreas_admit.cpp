@@ -24,7 +24,7 @@ BoreasScheduler::Borrow BoreasScheduler::borrow_mode(Round& r, JobId job, const 
   }
   bool unguaranteed = true;
   for (const TypeCount& tc : d) {
-    unguaranteed = unguaranteed && r.pinned_by_type[tc.type.value()] + tc.gpus <= book_->unguaranteed(tc.type);
+    unguaranteed = unguaranteed && pinned_by_type_[tc.type.value()] + tc.gpus <= book_->unguaranteed(tc.type);
   }
   if (unguaranteed) {
     return Borrow::kPinned;
@@ -39,17 +39,9 @@ BoreasScheduler::Borrow BoreasScheduler::borrow_mode(Round& r, JobId job, const 
   return preemptible && (in.beyond_guarantee || starved) ? Borrow::kReclaimable : Borrow::kNo;
 }
 
-void BoreasScheduler::pin(Round& r, const Demand& d, int32_t sign) {
-  for (const TypeCount& tc : d) {
-    uint64_t& p = r.pinned_by_type[tc.type.value()];
-    p = sign > 0 ? p + tc.gpus : p - std::min<uint64_t>(p, tc.gpus);
-  }
-}
-
-bool BoreasScheduler::try_start(Round& r, JobId job, bool guaranteed_pass) {
-  const JobSpec& spec = r.view.spec(job);
-  if (r.scratch.total_free() >= spec.gpus) {
-    if (auto gpus = placement_->place(spec, r.scratch)) {
+bool BoreasScheduler::try_start(Round& r, JobId job, uint32_t need, bool guaranteed_pass) {
+  if (r.scratch.total_free() >= need) {
+    if (auto gpus = placement_->place(r.view.spec(job), r.scratch)) {
       const Demand d = demand_of(*gpus, r.view);
       if (!admit_placed(r, job, d, guaranteed_pass)) {
         return false;
@@ -59,19 +51,17 @@ bool BoreasScheduler::try_start(Round& r, JobId job, bool guaranteed_pass) {
       return true;
     }
   }
-  no_fit(r, job);
+  no_fit(r, job, need);
   return options_.preemption.enabled && try_preempt(r, job, guaranteed_pass);
 }
 
-// Written in place: most pending jobs get this reason every round, and reusing the reason's
-// strings spares an allocation and copy per job per round.
-void BoreasScheduler::no_fit(Round& r, JobId job) {
+// Kept compact: most pending jobs get this reason every round (pending_reason() makes the
+// PendingReason: the queue's name, no GPU type, nothing guaranteed).
+void BoreasScheduler::no_fit(Round& r, JobId job, uint32_t need) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
-  PendingReason& reason = reasons_[job.value()];
-  reason.queue.assign(book_->name(q));
-  reason.gpu_type.clear();
-  reason.need = r.view.spec(job).gpus;
-  reason.guaranteed = 0;
+  NoFitReason& reason = no_fit_reasons_[job.value()];
+  reason.queue = q;
+  reason.need = need;
   if (q < r.waiting.size() && r.waiting[q] > 0) {
     reason.kind = PendingKind::kBehindHigherPriority;
     reason.ahead = r.waiting[q];
@@ -124,33 +114,26 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
   const bool covered = r.admitted == Borrow::kCovered;
   in.borrowed = !covered && !book_->owed(q, d, *covered_);
   in.pinned = in.borrowed && r.admitted == Borrow::kPinned;
-  if (in.pinned) {
-    pin(r, d, +1);
-  }
   for (JobId v : covered ? r.uncovering : std::vector<JobId>{}) {
     uncover(r, v);
   }
-  if (!in.borrowed) {
-    covered_->add(q, d, +1);
-  }
-  book_->add(q, d, +1);
-  hold(r, job, d, +1);
+  count(job, d);
   for (const TypeCount& tc : d) {
     r.free_by_type[tc.type.value()] -= std::min<uint64_t>(r.free_by_type[tc.type.value()], tc.gpus);
   }
-  r.started.insert(job.value());
+  in.started_round = round_;
+  if (in.rank_pos < r.ranked.size() && r.ranked[in.rank_pos] == job) {
+    r.gangs[in.rank_pos].started = true;
+  }
   r.plan.starts.push_back(Start{job, std::move(gpus)});
 }
 
 void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
-  const Demand d = demand_of(r.view.record(victim).gpus, r.view);
-  book_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
-  if (!jobs_[victim.value()].borrowed) {
-    covered_->add(static_cast<uint32_t>(jobs_[victim.value()].queue), d, -sign);
-  }
-  hold(r, victim, d, -sign);
-  if (jobs_[victim.value()].pinned) {
-    pin(r, d, -sign);
+  const Demand& d = held_demand(victim, r.view);
+  if (sign > 0) {
+    uncount(victim);
+  } else {
+    count(victim, d);
   }
   for (const TypeCount& tc : d) {
     uint64_t& free = r.free_by_type[tc.type.value()];
@@ -171,7 +154,7 @@ std::vector<JobId> BoreasScheduler::own_queue_victims(Round& r, JobId job) {
   if (q >= r.lowest_preemptible_class.size() || r.lowest_preemptible_class[q] >= me.class_value) {
     return out;  // nothing running in its queue sits in a lower, preemptible class
   }
-  for (JobId v : r.running_by_queue[me.queue]) {
+  for (JobId v : running_in(r, static_cast<uint32_t>(me.queue))) {
     const JobInfo& vi = jobs_[v.value()];
     if (vi.class_value >= me.class_value || !vi.class_preemptible || r.evicted.count(v.value()) > 0) {
       continue;
@@ -190,12 +173,12 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
   const auto& view = r.view;
   const auto mine = static_cast<uint32_t>(jobs_[job.value()].queue);
   std::vector<JobId> out;
-  for (uint32_t q = 0; q < r.running_by_queue.size(); ++q) {
-    for (JobId v : q == mine ? std::vector<JobId>{} : r.running_by_queue[q]) {
+  for (uint32_t q = 0; q < book_->queue_count(); ++q) {
+    for (JobId v : q == mine ? std::vector<JobId>{} : running_in(r, q)) {
       const JobInfo& vi = jobs_[v.value()];
       if (r.evicted.count(v.value()) == 0 && vi.borrowed && !vi.pinned && view.spec(v).preemptible &&
           vi.class_preemptible &&
-          book_->borrowing(q, demand_of(view.record(v).gpus, view), mine)) {
+          book_->borrowing(q, held_demand(v, view), mine)) {
         out.push_back(v);
       }
     }
@@ -227,7 +210,7 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
   const uint64_t need = r.view.spec(job).gpus;
   auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
     const int32_t q = jobs_[c.value()].queue;
-    const Demand d = demand_of(r.view.record(c).gpus, r.view);
+    const Demand& d = held_demand(c, r.view);
     if (d.empty()) {
       return false;
     }

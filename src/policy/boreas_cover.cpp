@@ -19,7 +19,7 @@ std::optional<std::vector<JobId>> BoreasScheduler::uncover_for(Round& r, JobId j
   }
   const auto& view = r.view;
   std::vector<JobId> cands;
-  for (JobId v : r.running_by_queue[q]) {
+  for (JobId v : running_in(r, q)) {
     const JobInfo& vi = jobs_[v.value()];
     if (!vi.borrowed && r.evicted.count(v.value()) == 0 && view.spec(v).preemptible && vi.class_preemptible &&
         view.record(v).preemptions < options_.preemption.max_per_job && vi.class_value <= me.class_value) {
@@ -37,20 +37,21 @@ std::optional<std::vector<JobId>> BoreasScheduler::uncover_for(Round& r, JobId j
   });
   std::vector<JobId> chosen;
   for (size_t i = 0; i < cands.size() && !covered_->within_guarantee(q, d); ++i) {
-    covered_->add(q, demand_of(view.record(cands[i]).gpus, view), -1);
+    covered_->add(q, held_demand(cands[i], view), -1);
     chosen.push_back(cands[i]);
   }
   const bool enough = covered_->within_guarantee(q, d);
   for (JobId v : chosen) {
-    covered_->add(q, demand_of(view.record(v).gpus, view), +1);
+    covered_->add(q, held_demand(v, view), +1);
   }
   return enough ? std::optional(std::move(chosen)) : std::nullopt;
 }
 
 void BoreasScheduler::uncover(Round& r, JobId job) {
   JobInfo& in = jobs_[job.value()];
-  covered_->add(static_cast<uint32_t>(in.queue), demand_of(r.view.record(job).gpus, r.view), -1);
+  covered_->add(static_cast<uint32_t>(in.queue), held_demand(job, r.view), -1);
   in.borrowed = true;
+  counted_[job.value()].covered = false;
 }
 
 void BoreasScheduler::count_idle_wait(JobId job, Time now) {
@@ -68,7 +69,7 @@ void BoreasScheduler::mark_held(Round& r) {
   for (JobId j : r.held_jobs) {
     JobInfo& in = jobs_[j.value()];
     const JobSpec& spec = view.spec(j);
-    if (r.started.count(j.value()) > 0 || in.held_at == view.now()) {
+    if (in.started_round == round_ || in.held_at == view.now()) {
       continue;
     }
     uint64_t free = 0;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 
 #include "policy/boreas_round.h"
+#include "policy/round_free.h"
 
 namespace boreas::policy {
 
@@ -27,11 +29,23 @@ void BoreasScheduler::init(const state::ClusterView& view) {
   if (jobs_.size() < view.job_count()) {
     jobs_.resize(view.job_count());
     reasons_.resize(view.job_count());
+    no_fit_reasons_.resize(view.job_count());
+    held_demand_.resize(view.job_count());
+    held_known_.resize(view.job_count(), 0);
+    counted_.resize(view.job_count());
   }
+  sync_held_demands(view);
 }
 
 PendingReason BoreasScheduler::pending_reason(JobId job) const {
-  return job.value() < reasons_.size() ? reasons_[job.value()] : PendingReason{};
+  if (job.value() >= reasons_.size()) {
+    return PendingReason{};
+  }
+  const NoFitReason& n = no_fit_reasons_[job.value()];
+  if (n.kind == PendingKind::kNone) {
+    return reasons_[job.value()];
+  }
+  return PendingReason{n.kind, book_->name(n.queue), "", n.need, n.have, 0, n.ceiling, n.ahead};
 }
 
 double BoreasScheduler::queue_share(std::string_view queue) const {
@@ -45,6 +59,7 @@ double BoreasScheduler::queue_share(std::string_view queue) const {
 
 void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
   reasons_[job.value()] = std::move(reason);
+  no_fit_reasons_[job.value()].kind = PendingKind::kNone;
 }
 
 BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterView& view) {
@@ -53,6 +68,7 @@ BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterV
     return in;
   }
   const JobSpec& spec = view.spec(job);
+  in.gpus = spec.gpus;
   in.queue = static_cast<int32_t>(book_->queue_of(spec.queue, view.state().symbols()));
   covered_->queue_of(spec.queue, view.state().symbols());  // the same index: both add queues in this order
   auto it = classes_.find(spec.priority_class.index());
@@ -128,13 +144,50 @@ Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::C
   return d;
 }
 
+const Demand& BoreasScheduler::held_demand(JobId job, const state::ClusterView& view) {
+  if (!held_known_[job.value()]) {
+    held_demand_[job.value()] = demand_of(view.record(job).gpus, view);
+    held_known_[job.value()] = 1;
+  }
+  return held_demand_[job.value()];
+}
+
+// Forgets the demand of every job the journal shows moving since the last round; a new state
+// forgets them all.
+void BoreasScheduler::sync_held_demands(const state::ClusterView& view) {
+  const state::ClusterState& state = view.state();
+  const auto journal = state.journal();
+  if (!held_synced_ || state.instance() != held_instance_ || journal.size() < held_journal_pos_) {
+    std::fill(held_known_.begin(), held_known_.end(), 0);
+    held_instance_ = state.instance();
+    held_synced_ = true;
+  } else {
+    for (size_t i = held_journal_pos_; i < journal.size(); ++i) {
+      held_known_[journal[i].value()] = 0;
+    }
+  }
+  held_journal_pos_ = journal.size();
+}
+
+Status BoreasScheduler::check_kept_state(const state::ClusterView& view) const {
+  for (JobId j : view.running()) {
+    if (!held_known_[j.value()]) {
+      continue;
+    }
+    if (!same_demand(held_demand_[j.value()], demand_of(view.record(j).gpus, view))) {
+      return internal_error("kept demand of running job " + std::to_string(j.value()) + " differs from its GPUs'");
+    }
+  }
+  return check_rank_groups(view);
+}
+
 std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state::ClusterView& view, TypeCount& out) {
-  const JobSpec& spec = view.spec(job);
-  int32_t& type = jobs_[job.value()].guess_type;
+  JobInfo& in = jobs_[job.value()];
+  int32_t& type = in.guess_type;
   if (type == -2) {
     type = -1;
     // The first allowed type the cluster has (the catalog lists types the cluster may lack).
-    for (GpuTypeId t : types_.allowed(spec, view)) {
+    for (GpuTypeId t : types_.allowed(view.spec(job), view)) {
       if (book_->capacity(t) > 0) {
         type = static_cast<int32_t>(t.value());
         break;
@@ -144,7 +197,7 @@ std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state:
   if (type < 0) {
     return {};
   }
-  out = TypeCount{GpuTypeId(static_cast<uint32_t>(type)), spec.gpus};
+  out = TypeCount{GpuTypeId(static_cast<uint32_t>(type)), in.gpus};
   return std::span<const TypeCount>(&out, 1);
 }
 
@@ -176,67 +229,20 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
   return owed;
 }
 
-void BoreasScheduler::account(Round& r) {
-  const auto& view = r.view;
-  book_->clear_usage();
-  covered_->clear_usage();
-  fair_->advance(view.now(), last_held_);  // what was held since the last round
-  for (JobId j : view.running()) {
-    const JobInfo& in = info(j, view);
-    const Demand d = demand_of(view.record(j).gpus, view);
-    book_->add(static_cast<uint32_t>(in.queue), d, +1);
-    if (!in.borrowed) {
-      covered_->add(static_cast<uint32_t>(in.queue), d, +1);
-    }
-    if (in.pinned) {
-      pin(r, d, +1);
-    }
-    r.running_by_queue.resize(book_->queue_count());
-    r.running_by_queue[in.queue].push_back(j);
-    r.lowest_preemptible_class.resize(book_->queue_count(), std::numeric_limits<int32_t>::max());
-    if (in.class_preemptible) {
-      int32_t& lowest = r.lowest_preemptible_class[in.queue];
-      lowest = std::min(lowest, in.class_value);
-    }
-    hold(r, j, d, +1);
-    for (const TypeCount& tc : d) {
-      r.free_by_type[tc.type.value()] -= tc.gpus;
-    }
-  }
-}
-
-void BoreasScheduler::hold(Round& r, JobId job, const Demand& d, int32_t sign) {
-  const auto q = static_cast<size_t>(jobs_[job.value()].queue);
-  if (r.held.size() <= q) {
-    r.held.resize(book_->queue_count(), std::vector<uint32_t>(r.free_by_type.size(), 0));
-  }
-  for (const TypeCount& tc : d) {
-    uint32_t& h = r.held[q][tc.type.value()];
-    h = sign > 0 ? h + tc.gpus : h - std::min(h, tc.gpus);
-  }
-}
-
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
-  r.free_by_type.assign(view.cluster().catalog.size(), 0);
-  r.pinned_by_type.assign(view.cluster().catalog.size(), 0);
-  const std::vector<Node>& nodes = view.cluster().nodes;
-  for (uint32_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i].gpu_type && !view.node_down(NodeId(i))) {  // nodes out of service host nothing
-      r.free_by_type[nodes[i].gpu_type->value()] += nodes[i].gpu_count;
-    }
-    r.largest_block = std::max(r.largest_block, view.state().node_free(NodeId(i)));
-  }
-  r.running_by_queue.resize(book_->queue_count());
+  round_ += 1;
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
+  RoundFree free = round_free(view);
+  r.free_by_type = std::move(free.by_type);
+  r.largest_block = free.largest_block;
   account(r);
   rank(r);
-  r.running_by_queue.resize(book_->queue_count());
   auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size(); ++i) {
-      if (r.started.count(r.ranked[i].value()) == 0 && owed(i)) {
-        try_start(r, r.ranked[i], true);
+      if (!r.gangs[i].started && owed(i)) {
+        try_start(r, r.ranked[i], r.gangs[i].gpus, true);
       }
     }
   };
@@ -245,7 +251,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   size_t evicted = r.evicted.size();
   for (size_t i = 0; i < r.ranked.size(); ++i) {
     const JobId j = r.ranked[i];
-    if (r.started.count(j.value()) == 0 && !try_start(r, j, owed(i))) {
+    if (!r.gangs[i].started && !try_start(r, j, r.gangs[i].gpus, owed(i))) {
       const auto q = static_cast<size_t>(jobs_[j.value()].queue);
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;
@@ -262,7 +268,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
     const Time again = view.now() + Duration::micros(1);
     r.plan.wake_at = r.plan.wake_at ? std::min(*r.plan.wake_at, again) : again;
   }
-  last_held_ = std::move(r.held);
+  last_held_ = held_;
   return std::move(r.plan);
 }
 

@@ -36,6 +36,14 @@ class BoreasScheduler final : public Scheduler {
   PendingReason pending_reason(JobId job) const override;
   // A queue's fair share as of the last round, as ranking uses it; 0 for a queue not seen yet.
   double queue_share(std::string_view queue) const;
+  // For tests: what the scheduler keeps across rounds as of the last round (ranking groups, the
+  // demands of running jobs) equals the same built from scratch from `view` (the view that round
+  // saw); the first difference is the error.
+  Status check_kept_state(const state::ClusterView& view) const;
+  // For tests: brings the kept usage in step with `view` as the next round would, then checks it
+  // against usage counted from scratch from `view`'s running jobs (quota books, GPUs held per queue,
+  // pinned GPUs, the lowest running preemptible class per queue).
+  Status check_usage(const state::ClusterView& view);
 
  private:
   struct Round;
@@ -52,12 +60,30 @@ class BoreasScheduler final : public Scheduler {
     int32_t guess_type = -2;        // guess_demand's GPU type: -2 = not looked up, -1 = none
     int32_t group = -1;             // its RankGroup while pending; -1 = none
     int64_t group_attained = 0;     // its key there: attained GPU-µs when it entered
+    uint64_t started_round = 0;     // the round that last started it (rounds count from 1)
+    uint32_t gpus = 0;              // its gang's size, read with the rest when first seen
+    uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
   };
-  // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp).
+  // The reason `no_fit` gives, kept in place of a PendingReason (no strings to write for each
+  // waiting job each round) and turned into one when asked.
+  struct NoFitReason {
+    PendingKind kind = PendingKind::kNone;  // kNone: the job's reason is in reasons_
+    uint32_t queue = 0;
+    uint32_t need = 0;
+    uint32_t ahead = 0;
+    uint64_t have = 0;
+    uint64_t ceiling = 0;
+  };
+  // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp): a sorted array
+  // that may hold stale entries (jobs that left, told by their JobInfo) and the entries added
+  // since the last round, merged in when the group is next ranked.
+  using RankKey = std::pair<int64_t, uint32_t>;  // (attained GPU-µs on entry, job id)
   struct RankGroup {
     int32_t class_value = 0;
     uint32_t queue = 0;
-    std::set<std::pair<int64_t, uint32_t>> jobs;
+    std::vector<RankKey> jobs;
+    std::vector<RankKey> added;
+    uint32_t left = 0;  // jobs that left since the last merge
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -69,12 +95,22 @@ class BoreasScheduler final : public Scheduler {
   bool beyond_guarantee(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
   const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
+  // Usage kept across rounds (boreas_usage.cpp): the books, pinned and held GPUs and the running
+  // preemptible classes count exactly the running jobs at a round's start, brought in step from
+  // the journal and the jobs the last round's plan moved.
+  void sync_usage(const state::ClusterView& view);
+  void count(JobId job, const Demand& demand);
+  void uncount(JobId job);
+  const std::vector<JobId>& running_in(Round& round, uint32_t queue);
   void rank(Round& round);
   void sync_groups(const state::ClusterView& view);
   void enter_group(JobId job, const state::ClusterView& view);
   void leave_group(JobId job);
   void merge_groups(Round& round, std::span<const uint32_t> tied);
-  bool try_start(Round& round, JobId job, bool guaranteed_pass);
+  void tidy_group(uint32_t group);
+  bool in_group(uint32_t group, const RankKey& key) const;
+  Status check_rank_groups(const state::ClusterView& view) const;
+  bool try_start(Round& round, JobId job, uint32_t gpus, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
   bool try_evict(Round& round, JobId job, std::vector<JobId> candidates, bool guaranteed_pass);
@@ -82,16 +118,20 @@ class BoreasScheduler final : public Scheduler {
   std::vector<JobId> borrower_victims(Round& round, JobId job);
   void commit_start(Round& round, JobId job, std::vector<GpuId> gpus, const Demand& demand);
   void evict(Round& round, JobId victim, int32_t sign);
-  void hold(Round& round, JobId job, const Demand& demand, int32_t sign);
+  void hold(uint32_t queue, const Demand& demand, int32_t sign);
   bool must_not_borrow(JobId job, const state::ClusterView& view) const;
   Borrow borrow_mode(Round& round, JobId job, const Demand& demand);
   std::optional<std::vector<JobId>> uncover_for(Round& round, JobId job, const Demand& demand);
   void uncover(Round& round, JobId job);
   void count_idle_wait(JobId job, Time now);
   void mark_held(Round& round);
-  void pin(Round& round, const Demand& demand, int32_t sign);
-  void no_fit(Round& round, JobId job);
+  void pin(const Demand& demand, int32_t sign);
+  void no_fit(Round& round, JobId job, uint32_t gpus);
   Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
+  // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
+  // when it starts and kept while it runs), so a round does not look up every running GPU's node.
+  const Demand& held_demand(JobId job, const state::ClusterView& view);
+  void sync_held_demands(const state::ClusterView& view);
   // A pending gang's demand before placement: its GPUs of the first allowed type the cluster has
   // (empty when none), looked up once per job.
   std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
@@ -100,6 +140,8 @@ class BoreasScheduler final : public Scheduler {
   // allowed), read once when ranked so the round's passes walk one array.
   struct RankedGang {
     uint32_t queue = 0;
+    uint32_t gpus = 0;
+    bool started = false;  // by this round's plan
     bool guessed = false;
     TypeCount guess;
   };
@@ -114,7 +156,24 @@ class BoreasScheduler final : public Scheduler {
   std::unique_ptr<FairShare> fair_;
   std::vector<JobInfo> jobs_;
   std::vector<PendingReason> reasons_;
+  std::vector<NoFitReason> no_fit_reasons_;  // where set, it overrides reasons_
+  uint64_t round_ = 0;
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
+  // What each job adds to the kept usage (boreas_usage.cpp).
+  struct Counted {
+    bool in = false;
+    bool covered = false;  // in covered_ (not borrowed)
+    bool pinned = false;
+    Demand demand;
+  };
+  std::vector<Counted> counted_;
+  std::vector<std::vector<uint32_t>> held_;                // queue -> GPU type -> GPUs held
+  std::vector<uint64_t> pinned_by_type_;                   // GPUs held by pinned borrowers
+  std::vector<std::map<int32_t, uint32_t>> preemptible_;  // queue -> class value -> running jobs
+  std::vector<JobId> moved_;                               // jobs counted or uncounted since the last sync
+  size_t usage_journal_pos_ = 0;
+  uint64_t usage_instance_ = 0;
+  bool usage_synced_ = false;
   std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
   // Known answers of owed() for a queue and GPU type while neither book changes: owed is monotone
   // in the gang's size, so gangs up to `owed_up_to` GPUs are owed and from `refused_from` are not.
@@ -125,6 +184,11 @@ class BoreasScheduler final : public Scheduler {
   std::vector<OwedBounds> owed_known_;  // by queue × GPU type
   size_t catalog_size_ = 0;
   uint64_t owed_book_version_ = UINT64_MAX, owed_covered_version_ = UINT64_MAX;
+  std::vector<Demand> held_demand_;     // by job; valid where held_known_ is set
+  std::vector<uint8_t> held_known_;
+  size_t held_journal_pos_ = 0;
+  uint64_t held_instance_ = 0;
+  bool held_synced_ = false;
   // Ranking groups kept from the state's journal (boreas_rank.cpp).
   std::vector<RankGroup> groups_;
   std::map<std::pair<int32_t, uint32_t>, uint32_t> group_index_;  // (class value, queue) -> group

@@ -3,6 +3,7 @@
 // service does not change, so each group keeps its jobs in (attained, id) order, updated from the
 // state's journal; a round orders the groups by (class, share) and merges the groups that tie.
 #include <algorithm>
+#include <string>
 #include <queue>
 #include <tuple>
 
@@ -19,19 +20,44 @@ void BoreasScheduler::enter_group(JobId job, const state::ClusterView& view) {
   const auto key = std::make_pair(in.class_value, static_cast<uint32_t>(in.queue));
   auto [it, added] = group_index_.try_emplace(key, static_cast<uint32_t>(groups_.size()));
   if (added) {
-    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}});
+    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0});
   }
   in.group = static_cast<int32_t>(it->second);
   in.group_attained = view.attained_gpu_us(job);
-  groups_[it->second].jobs.emplace(in.group_attained, job.value());
+  groups_[it->second].added.emplace_back(in.group_attained, job.value());
 }
 
 void BoreasScheduler::leave_group(JobId job) {
   JobInfo& in = jobs_[job.value()];
   if (in.group >= 0) {
-    groups_[in.group].jobs.erase({in.group_attained, job.value()});
+    groups_[in.group].left += 1;  // its entry goes stale: in_group() no longer holds
     in.group = -1;
   }
+}
+
+// An entry is live while its job is still in the group under the same key.
+bool BoreasScheduler::in_group(uint32_t group, const RankKey& key) const {
+  const JobInfo& in = jobs_[key.second];
+  return in.group == static_cast<int32_t>(group) && in.group_attained == key.first;
+}
+
+// Drops the stale entries and merges the added ones in, so the array holds the group's jobs in
+// (attained, id) order, each once (a job that left and came back under the same key is in both).
+void BoreasScheduler::tidy_group(uint32_t group) {
+  RankGroup& g = groups_[group];
+  if (g.added.empty() && g.left == 0) {
+    return;
+  }
+  auto stale = [&](const RankKey& key) { return !in_group(group, key); };
+  g.jobs.erase(std::remove_if(g.jobs.begin(), g.jobs.end(), stale), g.jobs.end());
+  g.added.erase(std::remove_if(g.added.begin(), g.added.end(), stale), g.added.end());
+  std::sort(g.added.begin(), g.added.end());
+  const size_t kept = g.jobs.size();
+  g.jobs.insert(g.jobs.end(), g.added.begin(), g.added.end());
+  std::inplace_merge(g.jobs.begin(), g.jobs.begin() + static_cast<std::ptrdiff_t>(kept), g.jobs.end());
+  g.jobs.erase(std::unique(g.jobs.begin(), g.jobs.end()), g.jobs.end());
+  g.added.clear();
+  g.left = 0;
 }
 
 // The journal's jobs since the last round, in id order (the order a walk over pending() meets
@@ -41,10 +67,14 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   const auto journal = state.journal();
   if (!groups_synced_ || state.instance() != groups_instance_) {
     for (RankGroup& g : groups_) {
-      for (const auto& [attained, id] : g.jobs) {
-        jobs_[id].group = -1;
+      for (const auto* keys : {&g.jobs, &g.added}) {
+        for (const auto& [attained, id] : *keys) {
+          jobs_[id].group = -1;
+        }
       }
       g.jobs.clear();
+      g.added.clear();
+      g.left = 0;
     }
     for (JobId j : view.pending()) {
       enter_group(j, view);
@@ -77,6 +107,7 @@ void BoreasScheduler::rank(Round& r) {
   };
   std::vector<Order> order;
   for (uint32_t g = 0; g < groups_.size(); ++g) {
+    tidy_group(g);
     if (!groups_[g].jobs.empty()) {
       order.push_back(Order{-groups_[g].class_value, fair_->share(groups_[g].queue, book_->weight(groups_[g].queue)), g});
     }
@@ -97,9 +128,12 @@ void BoreasScheduler::rank(Round& r) {
 void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
   auto emit = [&](uint32_t id) {
     count_idle_wait(JobId(id), r.view.now());
+    JobInfo& in = jobs_[id];
+    in.rank_pos = static_cast<uint32_t>(r.ranked.size());
     r.ranked.push_back(JobId(id));
     RankedGang& gang = r.gangs.emplace_back();
-    gang.queue = static_cast<uint32_t>(jobs_[id].queue);
+    gang.queue = static_cast<uint32_t>(in.queue);
+    gang.gpus = in.gpus;
     gang.guessed = !guess_demand(JobId(id), r.view, gang.guess).empty();
   };
   if (tied.size() == 1) {
@@ -108,21 +142,51 @@ void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
     }
     return;
   }
-  using Head = std::tuple<int64_t, uint32_t, uint32_t>;  // (attained, id, group)
+  using Head = std::tuple<int64_t, uint32_t, uint32_t, uint32_t>;  // (attained, id, group, position)
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
   for (uint32_t g : tied) {
-    const auto& [attained, id] = *groups_[g].jobs.begin();
-    heads.emplace(attained, id, g);
+    const auto& [attained, id] = groups_[g].jobs.front();
+    heads.emplace(attained, id, g, 0);
   }
   while (!heads.empty()) {
-    const auto [attained, id, g] = heads.top();
+    const auto [attained, id, g, at] = heads.top();
     heads.pop();
     emit(id);
-    const auto next = groups_[g].jobs.upper_bound({attained, id});
-    if (next != groups_[g].jobs.end()) {
-      heads.emplace(next->first, next->second, g);
+    if (at + 1 < groups_[g].jobs.size()) {
+      const auto& [next_attained, next_id] = groups_[g].jobs[at + 1];
+      heads.emplace(next_attained, next_id, g, at + 1);
     }
   }
+}
+
+Status BoreasScheduler::check_rank_groups(const state::ClusterView& view) const {
+  std::map<std::pair<int32_t, uint32_t>, std::vector<RankKey>> expected;
+  for (JobId j : view.pending()) {
+    const JobInfo& in = jobs_[j.value()];
+    if (!in.never_fits) {
+      expected[{in.class_value, static_cast<uint32_t>(in.queue)}].emplace_back(view.attained_gpu_us(j), j.value());
+    }
+  }
+  for (uint32_t g = 0; g < groups_.size(); ++g) {
+    std::vector<RankKey> live;
+    for (const auto* keys : {&groups_[g].jobs, &groups_[g].added}) {
+      std::copy_if(keys->begin(), keys->end(), std::back_inserter(live), [&](const RankKey& k) { return in_group(g, k); });
+    }
+    std::sort(live.begin(), live.end());
+    live.erase(std::unique(live.begin(), live.end()), live.end());
+    auto it = expected.find({groups_[g].class_value, groups_[g].queue});
+    std::vector<RankKey> want = it == expected.end() ? std::vector<RankKey>{} : it->second;
+    std::sort(want.begin(), want.end());
+    if (live != want) {
+      return internal_error("rank group (class " + std::to_string(groups_[g].class_value) + ", queue " +
+                              book_->name(groups_[g].queue) + ") holds " + std::to_string(live.size()) +
+                              " jobs, from scratch " + std::to_string(want.size()));
+    }
+    if (it != expected.end()) {
+      expected.erase(it);
+    }
+  }
+  return expected.empty() ? Status::ok() : internal_error("pending jobs of a (class, queue) with no rank group");
 }
 
 }  // namespace boreas::policy

@@ -1,6 +1,7 @@
 #pragma once
 // One round of the `boreas` policy: private to boreas_policy.cpp and boreas_admit.cpp.
 
+#include <algorithm>
 #include <unordered_set>
 #include <vector>
 
@@ -14,20 +15,25 @@ struct BoreasScheduler::Round {
   Plan plan;
   std::vector<JobId> ranked;
   std::vector<RankedGang> gangs;  // by rank, beside `ranked`
-  std::unordered_set<uint32_t> started, evicted;
+  std::unordered_set<uint32_t> evicted;
   std::vector<uint64_t> free_by_type;                // after this round's plan so far
-  std::vector<std::vector<JobId>> running_by_queue;  // at the round's start
+  // at the round's start, in the state's order; built when a victim search first asks (running_in)
+  std::vector<std::vector<JobId>> running_by_queue;
+  bool running_built = false;
   // queue -> lowest class value of its running jobs whose class may be preempted (INT32_MAX: none),
   // so a job that no class of its queue sits below skips the victim search
   std::vector<int32_t> lowest_preemptible_class;
   std::vector<uint32_t> waiting;                     // queue -> higher-ranked jobs left pending
-  std::vector<std::vector<uint32_t>> held;          // queue -> GPU type -> GPUs, after the plan
-  std::vector<uint64_t> pinned_by_type;              // GPUs held by pinned borrowers, after the plan
   std::vector<JobId> held_jobs;                      // refused `guarantee-only` this round
   Borrow admitted = Borrow::kNo;                     // how the last gang admit_placed let in starts
   std::vector<JobId> uncovering;                     // the running jobs that give it their cover
   uint32_t victims_left = 0;
   uint32_t largest_block = 0;  // most free GPUs on one node at the round's start
 };
+
+inline bool same_demand(const Demand& a, const Demand& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const TypeCount& x, const TypeCount& y) { return x.type == y.type && x.gpus == y.gpus; });
+}
 
 }  // namespace boreas::policy

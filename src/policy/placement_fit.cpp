@@ -82,15 +82,27 @@ uint32_t nodes_needed(const std::vector<NodeId>& nodes, uint32_t gpus, const Scr
   return 0;
 }
 
+// The fewest nodes any gang of `gpus` needs: no node holds more GPUs than the largest node of
+// an allowed type.
+uint32_t fewest_nodes(const JobSpec& job, uint32_t gpus, const Scratch& s, TypeFilter& types) {
+  uint32_t largest = 0;
+  for (GpuTypeId t : types.allowed(job, s.view())) {
+    largest = std::max(largest, s.view().state().free_index().max_free(t));
+  }
+  return largest == 0 ? 1 : (gpus + largest - 1) / largest;
+}
+
 // The gang in one rack on as few nodes as any rack allows (ties: the rack it fits most tightly),
-// fullest nodes first; empty when no rack can hold it.
+// fullest nodes first; empty when no rack can hold it. Once a rack needs the fewest nodes any
+// could, only a rack with fewer free GPUs can win, so the others are not sorted.
 std::vector<GpuId> fill_one_rack(const JobSpec& job, const Scratch& s, TypeFilter& types) {
   std::vector<NodeId> best;
   uint32_t best_count = 0;
   uint32_t best_free = 0;
+  const uint32_t fewest = fewest_nodes(job, job.gpus, s, types);
   for (uint32_t r = 0; r < s.view().cluster().racks.size(); ++r) {
     const uint32_t free = s.rack_free(RackId(r));
-    if (free < job.gpus) {
+    if (free < job.gpus || (best_count == fewest && free >= best_free)) {
       continue;
     }
     std::vector<NodeId> nodes = rack_nodes_fullest_first(RackId(r), job, s, types);

@@ -61,22 +61,42 @@ void PriorityScheduler::FlatRanked::resize(size_t jobs) {
 
 void PriorityScheduler::FlatRanked::clear() {
   items_.clear();
+  added_.clear();
+  dirty_ = false;
   std::fill(in_.begin(), in_.end(), 0);
 }
 
 void PriorityScheduler::FlatRanked::erase(JobId job) {
   if (in_[job.value()]) {
-    const Ranked r{key_[job.value()], job};
-    items_.erase(std::lower_bound(items_.begin(), items_.end(), r));
-    in_[job.value()] = 0;
+    in_[job.value()] = 0;  // its entry goes stale
+    dirty_ = true;
   }
 }
 
 void PriorityScheduler::FlatRanked::insert(JobId job, SortKey key) {
   key_[job.value()] = key;
-  const Ranked r{key, job};
-  items_.insert(std::upper_bound(items_.begin(), items_.end(), r), r);
   in_[job.value()] = 1;
+  added_.push_back(Ranked{key, job});
+  dirty_ = true;
+}
+
+// A job erased and inserted again under the same key has two live entries: one is dropped.
+const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::FlatRanked::items() {
+  if (!dirty_) {
+    return items_;
+  }
+  auto stale = [&](const Ranked& r) { return !live(r); };
+  items_.erase(std::remove_if(items_.begin(), items_.end(), stale), items_.end());
+  added_.erase(std::remove_if(added_.begin(), added_.end(), stale), added_.end());
+  std::sort(added_.begin(), added_.end());
+  const auto kept = static_cast<std::ptrdiff_t>(items_.size());
+  items_.insert(items_.end(), added_.begin(), added_.end());
+  std::inplace_merge(items_.begin(), items_.begin() + kept, items_.end());
+  auto same = [](const Ranked& a, const Ranked& b) { return !(a < b) && !(b < a); };
+  items_.erase(std::unique(items_.begin(), items_.end(), same), items_.end());
+  added_.clear();
+  dirty_ = false;
+  return items_;
 }
 
 void PriorityScheduler::rekey_pending(const state::ClusterView& view) {

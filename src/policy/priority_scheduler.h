@@ -57,12 +57,33 @@ class PriorityScheduler final : public Scheduler {
   std::string_view placement_name() const override { return placement_->name(); }
   Plan schedule(const state::ClusterView& view) override;
 
- private:
+  // Public for their property test (tests/priority_ranked_test.cpp).
   struct Ranked {
     SortKey key;
     JobId job;
     bool operator<(const Ranked& o) const { return key != o.key ? key < o.key : job < o.job; }
   };
+  // Running jobs in rank order: a flat sorted vector walked contiguously. Erasing leaves a stale
+  // entry and inserting appends to `added_`; items() drops the one and merges the other once per
+  // round, so a start or stop no longer moves every entry behind it (O(running) each).
+  class FlatRanked {
+   public:
+    void resize(size_t jobs);
+    void clear();
+    void erase(JobId job);
+    void insert(JobId job, SortKey key);
+    const std::vector<Ranked>& items();
+
+   private:
+    bool live(const Ranked& r) const { return in_[r.job.value()] && key_[r.job.value()] == r.key; }
+    std::vector<Ranked> items_;  // sorted; may hold stale entries until items()
+    std::vector<Ranked> added_;  // inserted since the last items()
+    bool dirty_ = false;
+    std::vector<SortKey> key_;  // by job, valid while in_
+    std::vector<uint8_t> in_;
+  };
+
+ private:
   void sync_pending(const state::ClusterView& view);
   void rekey_pending(const state::ClusterView& view);
   const std::vector<Ranked>& rank_running(const state::ClusterView& view);
@@ -93,21 +114,6 @@ class PriorityScheduler final : public Scheduler {
     std::map<uint32_t, uint32_t> by_gpus_;  // gang size -> jobs in set_
     std::vector<SortKey> key_;              // by job, valid while in set_
     std::vector<uint32_t> gpus_;
-    std::vector<uint8_t> in_;
-  };
-  // Running jobs in rank order: at most one per GPU, so a flat sorted vector beats a tree (cheap
-  // inserts, contiguous walks).
-  class FlatRanked {
-   public:
-    void resize(size_t jobs);
-    void clear();
-    void erase(JobId job);
-    void insert(JobId job, SortKey key);
-    const std::vector<Ranked>& items() const { return items_; }
-
-   private:
-    std::vector<Ranked> items_;
-    std::vector<SortKey> key_;  // by job, valid while in items_
     std::vector<uint8_t> in_;
   };
   RankedSet pending_;

@@ -15,6 +15,13 @@ QuotaAudit::QuotaAudit(const QueueTree& tree, const Cluster& cluster) : book_(&t
     }
     guaranteed_.push_back(g);
   }
+  alone_.assign(tree.queues.size(), 1);
+  for (size_t q = 0; q < tree.queues.size(); ++q) {
+    if (const auto& p = tree.parent[q]) {
+      alone_[q] = 0;
+      alone_[p->value()] = 0;
+    }
+  }
 }
 
 uint64_t QuotaAudit::guaranteed(const std::string& queue) const {
@@ -51,6 +58,7 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
     up(own, [&](uint32_t q) { used_[q] -= gpus; });
   } else if (where_[j] == Where::kPending && own < pending_.size()) {
     pending_[own].erase(job);
+    pending_gpus_[own] -= gpus;
   }
   const JobState now = state.record(job).state;
   const bool waits = now == JobState::kPending || now == JobState::kPreempted;  // both are in pending()
@@ -59,6 +67,7 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
     up(own, [&](uint32_t q) { used_[q] += gpus; });
   } else if (where_[j] == Where::kPending && own < pending_.size()) {
     pending_[own].insert(job);
+    pending_gpus_[own] += gpus;
   }
 }
 
@@ -67,6 +76,7 @@ void QuotaAudit::sync(const state::ClusterState& state) {
   if (!synced_ || state.instance() != instance_) {
     used_.assign(guaranteed_.size(), 0);
     pending_.assign(guaranteed_.size(), {});
+    pending_gpus_.assign(guaranteed_.size(), 0);
     where_.assign(state.job_count(), Where::kNone);
     for (JobId j : state.running()) {
       move(j, state);
@@ -126,6 +136,8 @@ void QuotaAudit::prepare(const std::vector<uint64_t>& used) {
 // Only gangs whose own queue still has unused guarantee (used + wanted < G) can fit, and wanted
 // only grows, so the walk merges just those queues' pending gangs in arrival order and drops a
 // queue once it is full: the same gangs, in the same order, as a walk over the whole pending set.
+// A root without children is on no other gang's path, so when all its pending gangs fit its
+// unused guarantee together they are all owed, in any order: counted without a walk.
 uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   const std::vector<uint64_t>& used = used_;
   const std::vector<std::set<JobId>>& pending = pending_;
@@ -133,12 +145,15 @@ uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   auto open = [&](uint32_t q) { return used[q] + wanted_[q] < guaranteed_[q]; };
   using Head = std::pair<uint32_t, uint32_t>;  // (job id, queue): the queue's next pending gang
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+  uint64_t total = 0;
   for (uint32_t q = 0; q < guaranteed_.size(); ++q) {
-    if (open(q) && !pending[q].empty()) {
+    if (alone_[q] && used[q] + pending_gpus_[q] <= guaranteed_[q]) {
+      wanted_[q] += pending_gpus_[q];
+      total += pending_gpus_[q];
+    } else if (open(q) && !pending[q].empty()) {
       heads.emplace(pending[q].begin()->value(), q);
     }
   }
-  uint64_t total = 0;
   while (!heads.empty()) {
     const auto [id, own] = heads.top();
     heads.pop();

@@ -6,7 +6,8 @@
 //
 // Incremental: usage per queue and each queue's pending gangs are kept in step with the state's
 // journal (a job moves when its lifecycle state changes), so one observe costs the journal entries
-// since the last call plus the pending gangs of the queues that still have unused guarantee.
+// since the last call plus the pending gangs of the queues that still have unused guarantee; a
+// root queue without children whose pending gangs all fit its unused guarantee is not walked.
 
 #include <cstdint>
 #include <set>
@@ -53,6 +54,8 @@ class QuotaAudit {
   // own queue (arrival order), and where each job is counted.
   std::vector<uint64_t> used_;
   std::vector<std::set<JobId>> pending_;
+  std::vector<uint64_t> pending_gpus_;  // by own queue: Σ GPUs of its pending gangs
+  std::vector<uint8_t> alone_;          // by queue: a root without children
   std::vector<Where> where_;
   size_t journal_pos_ = 0;
   uint64_t instance_ = 0;
