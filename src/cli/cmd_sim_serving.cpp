@@ -29,6 +29,7 @@ struct ServingArgs {
   std::string out;
   std::string prefix_cache_tokens = "0";
   uint64_t seed = 0;
+  std::string trace_window;  // FROM:TO seconds
   bool find_max_rate = false;
   double rate_tolerance = 0.02;
 };
@@ -83,6 +84,17 @@ Status write_summary(const std::string& dir, nlohmann::json j) {
   return Status::ok();
 }
 
+Result<serving::RequestTrace> window_of(const serving::RequestTrace& trace, const ServingArgs& a) {
+  const auto colon = a.trace_window.find(':');
+  const auto from = trace::parse_double(a.trace_window.substr(0, colon));
+  const auto to = colon == std::string::npos ? std::nullopt : trace::parse_double(a.trace_window.substr(colon + 1));
+  if (!from || !to || *from < 0 || *to <= *from) {
+    return invalid_argument(fmt::format("--trace-window '{}' is not FROM:TO seconds with FROM < TO; give e.g. 0:600",
+                                        a.trace_window));
+  }
+  return serving::trace_window(trace, *from, *to, a.trace);
+}
+
 struct Inputs {
   Cluster cluster;
   serving::ServiceSpec service;
@@ -103,6 +115,9 @@ Result<Inputs> load_inputs(const ServingArgs& a) {
   }
   auto placement = placement_for(*cluster, *service, a.cluster);
   auto trace = placement.is_ok() ? serving::read_request_trace(a.trace) : placement.status();
+  if (trace.is_ok() && !a.trace_window.empty()) {
+    trace = window_of(*trace, a);
+  }
   if (!trace.is_ok()) {
     return trace.status();
   }
@@ -180,6 +195,8 @@ void add_sim_serving_command(CLI::App& sim, Runner& runner) {
   cmd->add_option("--out", a->out, "write DIR/summary.json");
   cmd->add_option("--prefix-cache-tokens", a->prefix_cache_tokens,
                   "prefix cache per replica in tokens, or 'inf' (default 0: off)");
+  cmd->add_option("--trace-window", a->trace_window,
+                  "FROM:TO: only the requests arriving in [FROM, TO) seconds after the trace's first");
   cmd->add_flag("--find-max-rate", a->find_max_rate,
                "search the largest request rate (the trace's arrivals time-scaled) at which the SLO holds, with "
                "the autoscaler pinned at max_replicas");

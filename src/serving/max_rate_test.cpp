@@ -91,3 +91,23 @@ TEST(MaxRateTest, RefusesATraceWithoutARate) {
 
 }  // namespace
 }  // namespace boreas::serving
+
+namespace boreas::serving {
+namespace {
+
+TEST(TraceWindowTest, KeepsTheWindowsRequestsFromItsStart) {
+  RequestTrace t;
+  t.requests = {{.arrival_us = 0}, {.arrival_us = 5'000'000}, {.arrival_us = 10'000'000}, {.arrival_us = 15'000'000}};
+  auto w = trace_window(t, 5, 15, "t.csv");
+  ASSERT_TRUE(w.is_ok());
+  ASSERT_EQ(w->requests.size(), 2u);  // 5 s and 10 s; 15 s is past the end
+  EXPECT_EQ(w->requests[0].arrival_us, 0);
+  EXPECT_EQ(w->requests[1].arrival_us, 5'000'000);
+  auto empty = trace_window(t, 20, 30, "t.csv");
+  ASSERT_FALSE(empty.is_ok());
+  EXPECT_NE(empty.status().message().find("t.csv: the window 20:30 s holds 0 requests"), std::string::npos)
+      << empty.status().message();
+}
+
+}  // namespace
+}  // namespace boreas::serving

@@ -51,6 +51,7 @@ printf 'name: x\nmodel: {params_b: 8, layers: 32, hidden: 4096, kv_bytes_per_tok
 expect_error "has no L4 GPUs" --cluster "$cluster" --trace "$trace" --service "$work/l4.yaml"
 expect_error "prefix-cache-tokens 'lots'" --cluster "$cluster" --trace "$trace" --service "$service" \
   --prefix-cache-tokens lots
+expect_error "trace-window '10'" --cluster "$cluster" --trace "$trace" --service "$service" --trace-window 10
 expect_error "rate-tolerance 2 is not a fraction" --cluster "$cluster" --trace "$trace" --service "$service" \
   --find-max-rate --rate-tolerance 2
 
