@@ -1,36 +1,20 @@
 // `--find-max-rate` on hand-checked and property scenarios (docs/serving.md "Max rate at SLO").
-// Test hardware as in engine_test.cpp: an iteration costs max(1.0 s, 0.01 s per token) + 0.019 s.
+// Test hardware (serving/test_fixtures.h): an iteration costs max(1.0 s, 0.01 s per token) + 0.019 s.
 #include <gtest/gtest.h>
 
 #include "serving/max_rate.h"
+#include "serving/test_fixtures.h"
 
 namespace boreas::serving {
 namespace {
 
-GpuType test_gpu() {
-  GpuType g;
-  g.name = "T";
-  g.bf16_tflops = 0.15;
-  g.memory_bandwidth_gbps = 1;
-  g.memory_gib = 80;
-  return g;
-}
+using testing::test_gpu;
+using testing::trace_of;
 
 ServiceSpec test_service(int32_t replicas) {
-  ServiceSpec s;
-  s.name = "t";
-  s.model = ModelShape{.params = 0.42e9, .layers = 1, .hidden = 1, .kv_bytes_per_token = 1};
-  s.gpu = "T";
-  s.batching.max_batch = 8;
+  ServiceSpec s = testing::test_service();
   s.autoscaler.max_replicas = replicas;
   return s;
-}
-
-RequestTrace trace_of(std::vector<Request> reqs) {
-  RequestTrace t;
-  t.format = "test";
-  t.requests = std::move(reqs);
-  return t;
 }
 
 // Two one-token requests of 200 prompt tokens, 10 s apart: 0.2 req/s. Alone each takes 2.019 s.

@@ -1,42 +1,22 @@
 // Splitwise's slowdown SLOs on hand-checked scenarios (docs/serving.md "SLOs").
 //
-// Same test hardware as engine_test.cpp: an iteration costs max(1.0 s of weights, 0.01 s per
+// Test hardware: serving/test_fixtures.h. An iteration costs max(1.0 s of weights, 0.01 s per
 // token) + 0.019 s overhead; KV reads and attention add under 1 us.
 #include <gtest/gtest.h>
 
 #include "serving/simulator.h"
 #include "serving/slo.h"
 #include "serving/summary.h"
+#include "serving/test_fixtures.h"
 
 namespace boreas::serving {
 namespace {
 
+using testing::test_gpu;
+using testing::test_service;
+using testing::trace_of;
+
 constexpr double kTol = 1e-5;
-
-GpuType test_gpu() {
-  GpuType g;
-  g.name = "T";
-  g.bf16_tflops = 0.15;
-  g.memory_bandwidth_gbps = 1;
-  g.memory_gib = 80;
-  return g;
-}
-
-ServiceSpec test_service() {
-  ServiceSpec s;
-  s.name = "t";
-  s.model = ModelShape{.params = 0.42e9, .layers = 1, .hidden = 1, .kv_bytes_per_token = 1};
-  s.gpu = "T";
-  s.batching.max_batch = 8;
-  return s;
-}
-
-RequestTrace trace_of(std::vector<Request> reqs) {
-  RequestTrace t;
-  t.format = "test";
-  t.requests = std::move(reqs);
-  return t;
-}
 
 Summary run_summary(const RequestTrace& t, const ServiceSpec& s) {
   auto r = simulate(t, s, Placement{test_gpu(), 8}, SimOptions{});
