@@ -197,11 +197,12 @@ void add_sim_serving_command(CLI::App& sim, Runner& runner) {
                   "prefix cache per replica in tokens, or 'inf' (default 0: off)");
   cmd->add_option("--trace-window", a->trace_window,
                   "FROM:TO: only the requests arriving in [FROM, TO) seconds after the trace's first");
-  cmd->add_flag("--find-max-rate", a->find_max_rate,
+  auto* find = cmd->add_flag("--find-max-rate", a->find_max_rate,
                "search the largest request rate (the trace's arrivals time-scaled) at which the SLO holds, with "
                "the autoscaler pinned at max_replicas");
   cmd->add_option("--rate-tolerance", a->rate_tolerance, "--find-max-rate stops when the bracket is this narrow "
-                  "(relative; default 0.02)");
+                  "(relative; default 0.02)")
+      ->needs(find);
   cmd->add_option("--seed", a->seed, "recorded in summary.json (the engine makes no random choices)");
   // `sim`'s own options are required and its callback runs after ours: once `serving` is named,
   // neither applies.

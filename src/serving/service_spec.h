@@ -1,5 +1,5 @@
 #pragma once
-// A served model, written in YAML (docs/serving.md "Service spec"): the model's shape, the GPU type
+// A served model, written in YAML (docs/formats/service.md): the model's shape, the GPU type
 // and tensor-parallel degree of a replica, the batching engine, the router, the autoscaler and the
 // SLO. Errors say file:line:col, what is wrong and how to fix it.
 

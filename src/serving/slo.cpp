@@ -8,6 +8,8 @@ namespace boreas::serving {
 
 namespace {
 
+constexpr double kMinIsolatedS = 1e-6;  // the engine's clock tick
+
 // Time of decode iterations reading KV contexts first..last (one token each), summed.
 double decode_seconds(const CostModel& cost, int64_t first, int64_t last) {
   auto work = [](int64_t kv) { return IterationWork{.decode_tokens = 1, .kv_tokens_read = kv}; };
@@ -91,7 +93,9 @@ SlowdownReport slowdown_report(const RequestTrace& trace, const ServiceSpec& ser
   Slowdowns s;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const Request& r = trace.requests[i];
-    const IsolatedLatency iso = isolated_latency(r, service, cost);
+    IsolatedLatency iso = isolated_latency(r, service, cost);
+    iso.ttft_s = std::max(iso.ttft_s, kMinIsolatedS);  // a free batch (0 ms costs) still takes a tick
+    iso.e2e_s = std::max(iso.e2e_s, kMinIsolatedS);
     const double ttft = static_cast<double>(outcomes[i].first_token_us - r.arrival_us) / 1e6;
     const double e2e = static_cast<double>(outcomes[i].done_us - r.arrival_us) / 1e6;
     s.ttft.push_back(ttft / iso.ttft_s);
