@@ -9,7 +9,9 @@
 
 #include "serving/request_trace.h"
 #include "serving/service_spec.h"
+#include "serving/max_rate.h"
 #include "serving/simulator.h"
+#include "serving/summary.h"
 
 namespace {
 
@@ -47,6 +49,24 @@ void run(benchmark::State& state, const std::string& service_file) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * in.trace.requests.size()));
 }
 
+// summary.json's figures, the slowdown SLO's isolated run of every request included.
+void BM_AzureConvSummary70b(benchmark::State& state) {
+  const Inputs in = load("llama2-70b-h100-tp4.yaml");
+  auto r = simulate(in.trace, in.service, in.placement, SimOptions{});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(summarize(in.trace, in.service, in.placement.gpu, *r));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * in.trace.requests.size()));
+}
+
+// --find-max-rate on the whole trace: about ten simulations and summaries.
+void BM_AzureConvMaxRate70b(benchmark::State& state) {
+  const Inputs in = load("llama2-70b-h100-tp4.yaml");
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(find_max_rate(in.trace, in.service, in.placement, SimOptions{}));
+  }
+}
+
 void BM_AzureConvLlama70bH100(benchmark::State& state) { run(state, "llama2-70b-h100-tp4.yaml"); }
 void BM_AzureConvLlama8bL4(benchmark::State& state) { run(state, "llama3-8b-l4.yaml"); }
 void BM_AzureConvDlrmDynamic(benchmark::State& state) { run(state, "dlrm-dynamic.yaml"); }
@@ -54,6 +74,8 @@ void BM_AzureConvDlrmDynamic(benchmark::State& state) { run(state, "dlrm-dynamic
 BENCHMARK(BM_AzureConvLlama70bH100)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_AzureConvLlama8bL4)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_AzureConvDlrmDynamic)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AzureConvSummary70b)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AzureConvMaxRate70b)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 
 #include "cli/command.h"
 #include "config/cluster_spec.h"
+#include "serving/max_rate.h"
 #include "serving/request_trace.h"
 #include "serving/service_spec.h"
 #include "serving/simulator.h"
@@ -28,6 +29,9 @@ struct ServingArgs {
   std::string out;
   std::string prefix_cache_tokens = "0";
   uint64_t seed = 0;
+  std::string trace_window;  // FROM:TO seconds
+  bool find_max_rate = false;
+  double rate_tolerance = 0.02;
 };
 
 Result<int64_t> parse_cache_tokens(const std::string& v) {
@@ -80,7 +84,26 @@ Status write_summary(const std::string& dir, nlohmann::json j) {
   return Status::ok();
 }
 
-Status run_serving(const ServingArgs& a) {
+Result<serving::RequestTrace> window_of(const serving::RequestTrace& trace, const ServingArgs& a) {
+  const auto colon = a.trace_window.find(':');
+  const auto from = trace::parse_double(a.trace_window.substr(0, colon));
+  const auto to = colon == std::string::npos ? std::nullopt : trace::parse_double(a.trace_window.substr(colon + 1));
+  if (!from || !to || *from < 0 || *to <= *from) {
+    return invalid_argument(fmt::format("--trace-window '{}' is not FROM:TO seconds with FROM < TO; give e.g. 0:600",
+                                        a.trace_window));
+  }
+  return serving::trace_window(trace, *from, *to, a.trace);
+}
+
+struct Inputs {
+  Cluster cluster;
+  serving::ServiceSpec service;
+  serving::Placement placement;
+  serving::RequestTrace trace;
+  int64_t cache_tokens = 0;
+};
+
+Result<Inputs> load_inputs(const ServingArgs& a) {
   auto cache = parse_cache_tokens(a.prefix_cache_tokens);
   auto cluster = config::load_cluster_file(a.cluster);
   auto service = serving::load_service_file(a.service);
@@ -92,22 +115,68 @@ Status run_serving(const ServingArgs& a) {
   }
   auto placement = placement_for(*cluster, *service, a.cluster);
   auto trace = placement.is_ok() ? serving::read_request_trace(a.trace) : placement.status();
+  if (trace.is_ok() && !a.trace_window.empty()) {
+    trace = window_of(*trace, a);
+  }
   if (!trace.is_ok()) {
     return trace.status();
   }
-  auto run = serving::simulate(*trace, *service, *placement, {.prefix_cache_tokens = *cache, .seed = a.seed});
+  return Inputs{std::move(*cluster), std::move(*service), *placement, std::move(*trace), *cache};
+}
+
+// Runs the search, then leaves `in` as the run at the rate found (the pinned service, the trace
+// scaled) so the rest of the summary describes it.
+Result<nlohmann::json> max_rate(const ServingArgs& a, Inputs* in, const serving::SimOptions& sim) {
+  if (!(a.rate_tolerance > 0 && a.rate_tolerance < 1)) {
+    return invalid_argument(fmt::format("--rate-tolerance {} is not a fraction; give one such as 0.02", a.rate_tolerance));
+  }
+  auto r = serving::find_max_rate(in->trace, in->service, in->placement, sim, {.tolerance = a.rate_tolerance});
+  if (!r.is_ok()) {
+    return r.status();
+  }
+  nlohmann::json probes = nlohmann::json::array();
+  for (const auto& p : r->probes) {
+    probes.push_back({{"rate_rps", p.rate_rps}, {"scale", p.scale}, {"slo_met", p.slo_met},
+                      {"slo_attainment", p.slo_attainment}});
+  }
+  std::cout << fmt::format("max rate at SLO {:.3f} req/s ({:.3f}x the trace's {:.3f}) on {} replicas, {} probes, "
+                           "tolerance {}\n",
+                           r->max_rate_rps, r->scale, r->trace_rate_rps, r->replicas, r->probes.size(), a.rate_tolerance);
+  in->service = serving::pinned_at_max(in->service);
+  in->trace = serving::time_scaled(in->trace, r->scale);
+  return nlohmann::json{{"max_rate_rps", r->max_rate_rps},     {"trace_rate_rps", r->trace_rate_rps},
+                        {"max_rate_scale", r->scale},          {"max_rate_replicas", r->replicas},
+                        {"max_rate_tolerance", a.rate_tolerance}, {"max_rate_probes", probes}};
+}
+
+Status run_serving(const ServingArgs& a) {
+  auto in = load_inputs(a);
+  if (!in.is_ok()) {
+    return in.status();
+  }
+  const serving::SimOptions sim{.prefix_cache_tokens = in->cache_tokens, .seed = a.seed};
+  nlohmann::json extra = nlohmann::json::object();
+  if (a.find_max_rate) {
+    auto found = max_rate(a, &*in, sim);
+    if (!found.is_ok()) {
+      return found.status();
+    }
+    extra = std::move(*found);
+  }
+  auto run = serving::simulate(in->trace, in->service, in->placement, sim);
   if (!run.is_ok()) {
     return run.status();
   }
-  const serving::Summary s = serving::summarize(*trace, *service, placement->gpu, *run);
+  const serving::Summary s = serving::summarize(in->trace, in->service, in->placement.gpu, *run);
   print_summary(s, *run);
   if (a.out.empty()) {
     return Status::ok();
   }
-  nlohmann::json j = serving::summary_json(s, *run, *service, trace->requests.size());
+  nlohmann::json j = serving::summary_json(s, *run, in->service, in->trace.requests.size());
+  j.update(extra);
   j["trace"] = a.trace;
   j["cluster"] = a.cluster;
-  j["gpu"] = placement->gpu.name;
+  j["gpu"] = in->placement.gpu.name;
   j["prefix_cache_tokens"] = a.prefix_cache_tokens;
   j["seed"] = a.seed;
   BOREAS_RETURN_IF_ERROR(write_summary(a.out, std::move(j)));
@@ -126,6 +195,14 @@ void add_sim_serving_command(CLI::App& sim, Runner& runner) {
   cmd->add_option("--out", a->out, "write DIR/summary.json");
   cmd->add_option("--prefix-cache-tokens", a->prefix_cache_tokens,
                   "prefix cache per replica in tokens, or 'inf' (default 0: off)");
+  cmd->add_option("--trace-window", a->trace_window,
+                  "FROM:TO: only the requests arriving in [FROM, TO) seconds after the trace's first");
+  auto* find = cmd->add_flag("--find-max-rate", a->find_max_rate,
+               "search the largest request rate (the trace's arrivals time-scaled) at which the SLO holds, with "
+               "the autoscaler pinned at max_replicas");
+  cmd->add_option("--rate-tolerance", a->rate_tolerance, "--find-max-rate stops when the bracket is this narrow "
+                  "(relative; default 0.02)")
+      ->needs(find);
   cmd->add_option("--seed", a->seed, "recorded in summary.json (the engine makes no random choices)");
   // `sim`'s own options are required and its callback runs after ours: once `serving` is named,
   // neither applies.

@@ -44,6 +44,9 @@ class CostModel {
   CostModel(ModelShape model, Hardware hw, CostConstants k = {}) : model_(model), hw_(hw), k_(k) {}
 
   double iteration_s(const IterationWork& w) const;
+  // The two roofs of iteration_s, without the overhead.
+  double compute_s(const IterationWork& w) const;
+  double memory_s(const IterationWork& w) const;
   const ModelShape& model() const { return model_; }
   const Hardware& hardware() const { return hw_; }
 

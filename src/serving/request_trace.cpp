@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "serving/text_lines.h"
 
@@ -71,6 +72,28 @@ double median(std::vector<int32_t> v) {
 }
 
 }  // namespace
+
+Result<RequestTrace> trace_window(const RequestTrace& trace, double from_s, double to_s, const std::string& file) {
+  const auto from = static_cast<int64_t>(std::llround(from_s * 1e6));
+  const auto to = static_cast<int64_t>(std::llround(to_s * 1e6));
+  RequestTrace out;
+  out.format = trace.format;
+  out.block_tokens = trace.block_tokens;
+  out.blocks = trace.blocks;
+  for (const auto& r : trace.requests) {
+    if (r.arrival_us >= from && r.arrival_us < to) {
+      out.requests.push_back(r);
+      out.requests.back().arrival_us -= from;
+    }
+  }
+  if (out.requests.size() < 2) {
+    const double span = trace.requests.empty() ? 0 : static_cast<double>(trace.requests.back().arrival_us) / 1e6;
+    return invalid_argument(fmt::format("{}: the window {}:{} s holds {} requests; the trace's arrivals span 0:{:.0f} s, "
+                                        "pick a window inside it",
+                                        file, from_s, to_s, out.requests.size(), span));
+  }
+  return out;
+}
 
 TraceStats trace_stats(const RequestTrace& trace) {
   TraceStats s;

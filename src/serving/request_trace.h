@@ -44,6 +44,11 @@ Result<RequestTrace> parse_request_trace(std::string_view text, const std::strin
 Result<RequestTrace> parse_azure_llm_csv(std::string_view text, const std::string& file);
 Result<RequestTrace> parse_mooncake_jsonl(std::string_view text, const std::string& file);
 
+// The requests arriving in [from_s, to_s) seconds after the trace's first, their arrivals counted
+// from from_s; block hashes kept. Errors (naming `file`) when the window holds fewer than two
+// requests, which have no rate.
+Result<RequestTrace> trace_window(const RequestTrace& trace, double from_s, double to_s, const std::string& file);
+
 // Summary figures of a request trace (tests, `--stats`).
 struct TraceStats {
   size_t requests = 0;

@@ -98,6 +98,29 @@ Status read_autoscaler(const MapReader& m, AutoscalerSpec* out) {
   return m.positive("load_gbps", &out->load_gbps);
 }
 
+// `kind: absolute` is required for the absolute thresholds, so a spec never mixes the two rules.
+Status read_slo(const MapReader& m, SloSpec* out) {
+  BOREAS_RETURN_IF_ERROR(m.check({"kind", "ttft_s", "tbt_s", "target"}));
+  BOREAS_RETURN_IF_ERROR(
+      choice<SloKind>(m, "kind", {{"slowdown", SloKind::kSlowdown}, {"absolute", SloKind::kAbsolute}}, &out->kind));
+  if (out->kind == SloKind::kSlowdown) {
+    for (const char* key : {"ttft_s", "tbt_s", "target"}) {
+      if (m.has(key)) {
+        return m.ctx().error(m.get(key), fmt::format("{} is an absolute threshold, but the SLO kind is slowdown", key),
+                             "add 'kind: absolute' to slo, or remove " + std::string(key));
+      }
+    }
+    return Status::ok();
+  }
+  BOREAS_RETURN_IF_ERROR(m.positive("ttft_s", &out->ttft_s));
+  BOREAS_RETURN_IF_ERROR(m.positive("tbt_s", &out->tbt_s));
+  BOREAS_RETURN_IF_ERROR(m.positive("target", &out->target));
+  if (out->target > 1) {
+    return m.ctx().error(m.get("target"), "target is above 1", "give the share of requests, such as 0.99");
+  }
+  return Status::ok();
+}
+
 Status read_replica(const MapReader& m, ServiceSpec* out) {
   BOREAS_RETURN_IF_ERROR(m.check({"gpu", "tp"}));
   BOREAS_RETURN_IF_ERROR(m.text("gpu", &out->gpu, true));
@@ -121,10 +144,7 @@ Status read_service(const MapReader& m, ServiceSpec* out) {
     BOREAS_RETURN_IF_ERROR(read_autoscaler(m.child("autoscaler", "autoscaler"), &out->autoscaler));
   }
   if (m.has("slo")) {
-    const MapReader slo = m.child("slo", "slo");
-    BOREAS_RETURN_IF_ERROR(slo.check({"ttft_s", "tbt_s"}));
-    BOREAS_RETURN_IF_ERROR(slo.positive("ttft_s", &out->slo.ttft_s));
-    BOREAS_RETURN_IF_ERROR(slo.positive("tbt_s", &out->slo.tbt_s));
+    BOREAS_RETURN_IF_ERROR(read_slo(m.child("slo", "slo"), &out->slo));
   }
   return Status::ok();
 }

@@ -1,5 +1,5 @@
 #pragma once
-// A served model, written in YAML (docs/serving.md "Service spec"): the model's shape, the GPU type
+// A served model, written in YAML (docs/formats/service.md): the model's shape, the GPU type
 // and tensor-parallel degree of a replica, the batching engine, the router, the autoscaler and the
 // SLO. Errors say file:line:col, what is wrong and how to fix it.
 
@@ -15,6 +15,7 @@ namespace boreas::serving {
 enum class BatchingKind { kContinuous, kDynamic };
 enum class RouterKind { kRoundRobin, kShortestQueue, kPrefix };
 enum class AutoscalerKind { kNone, kReactive, kPredictive };
+enum class SloKind { kSlowdown, kAbsolute };
 
 struct BatchingSpec {
   BatchingKind kind = BatchingKind::kContinuous;
@@ -37,9 +38,14 @@ struct AutoscalerSpec {
   double load_gbps = 2;           // weight loading bandwidth (GB/s); cold start = weights / this
 };
 
+// slowdown (default): Splitwise's percentile limits on each request's latency over the same request
+// alone on an unloaded replica (slo.h). absolute: a request meets the SLO when its TTFT and its
+// mean TBT are within ttft_s and tbt_s; the service meets it when at least `target` of them do.
 struct SloSpec {
-  double ttft_s = 2;   // a request meets the SLO when its TTFT and its mean TBT are within these
+  SloKind kind = SloKind::kSlowdown;
+  double ttft_s = 2;
   double tbt_s = 0.2;
+  double target = 0.99;
 };
 
 struct ServiceSpec {

@@ -27,7 +27,7 @@ replica: {gpu: L4, tp: 2}
 batching: {kind: dynamic, max_batch: 16, window_ms: 50, batch_fixed_ms: 3, batch_per_item_ms: 0.5}
 router: prefix
 autoscaler: {kind: predictive, min_replicas: 1, max_replicas: 4, interval_s: 5, load_gbps: 4}
-slo: {ttft_s: 1, tbt_s: 0.1}
+slo: {kind: absolute, ttft_s: 1, tbt_s: 0.1, target: 0.9}
 )";
   auto s = load_service_string(yaml, "s.yaml");
   ASSERT_TRUE(s.is_ok()) << s.status().message();
@@ -41,6 +41,23 @@ slo: {ttft_s: 1, tbt_s: 0.1}
   EXPECT_EQ(s->autoscaler.initial_replicas, 1);
   EXPECT_EQ(s->autoscaler.max_replicas, 4);
   EXPECT_DOUBLE_EQ(s->slo.tbt_s, 0.1);
+  EXPECT_EQ(s->slo.kind, SloKind::kAbsolute);
+  EXPECT_DOUBLE_EQ(s->slo.target, 0.9);
+}
+
+TEST(ServiceSpecTest, SloIsSlowdownUnlessSaidAbsolute) {
+  const std::string head = "name: s\nmodel: {params_b: 8, layers: 32, hidden: 4096, kv_bytes_per_token: 1}\n"
+                           "replica: {gpu: L4}\n";
+  auto plain = load_service_string(head, "s.yaml");
+  ASSERT_TRUE(plain.is_ok());
+  EXPECT_EQ(plain->slo.kind, SloKind::kSlowdown);
+  auto mixed = load_service_string(head + "slo: {ttft_s: 2}\n", "s.yaml");
+  ASSERT_FALSE(mixed.is_ok());
+  EXPECT_NE(mixed.status().message().find("s.yaml:4:"), std::string::npos) << mixed.status().message();
+  EXPECT_NE(mixed.status().message().find("kind: absolute"), std::string::npos);
+  auto target = load_service_string(head + "slo: {kind: absolute, target: 1.5}\n", "s.yaml");
+  ASSERT_FALSE(target.is_ok());
+  EXPECT_NE(target.status().message().find("target is above 1"), std::string::npos);
 }
 
 TEST(ServiceSpecTest, MistakesAreLocatedAndExplained) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace boreas::serving {
 
 double percentile(std::vector<double>& v, double q) {
@@ -34,7 +36,8 @@ double percentile(std::vector<GapSample>& v, double q) {
 
 namespace {
 
-void latency_percentiles(const RequestTrace& trace, const ServiceSpec& service, const ServingRun& run, Summary* s) {
+// Latency percentiles, and the requests within the absolute thresholds.
+size_t latency_percentiles(const RequestTrace& trace, const ServiceSpec& service, const ServingRun& run, Summary* s) {
   std::vector<double> ttft;
   std::vector<double> e2e;
   size_t met = 0;
@@ -54,7 +57,18 @@ void latency_percentiles(const RequestTrace& trace, const ServiceSpec& service, 
   s->e2e_p50_s = percentile(e2e, 0.5);
   s->e2e_p90_s = percentile(e2e, 0.9);
   s->e2e_p99_s = percentile(e2e, 0.99);
+  return met;
+}
+
+// slo_attainment, slo_met and goodput under the service's SLO kind.
+void slo(const RequestTrace& trace, const ServiceSpec& service, const GpuType& gpu, const ServingRun& run,
+         size_t absolute_met, Summary* s) {
+  const SlowdownReport report = slowdown_report(trace, service, gpu, run.outcomes);
+  s->slowdown = report.rows;
+  const bool absolute = service.slo.kind == SloKind::kAbsolute;
+  const size_t met = absolute ? absolute_met : report.within;
   s->slo_attainment = static_cast<double>(met) / static_cast<double>(run.outcomes.size());
+  s->slo_met = absolute ? s->slo_attainment >= service.slo.target : report.met;
   s->goodput_rps = run.end_s > 0 ? static_cast<double>(met) / run.end_s : 0;
 }
 
@@ -82,7 +96,8 @@ void token_gaps(const ServingRun& run, Summary* s) {
 
 Summary summarize(const RequestTrace& trace, const ServiceSpec& service, const GpuType& gpu, const ServingRun& run) {
   Summary s;
-  latency_percentiles(trace, service, run, &s);
+  const size_t absolute_met = latency_percentiles(trace, service, run, &s);
+  slo(trace, service, gpu, run, absolute_met, &s);
   token_gaps(run, &s);
   const double gpu_seconds = run.replica_seconds * service.tp;
   s.gpu_hours = gpu_seconds / 3600;
@@ -92,7 +107,39 @@ Summary summarize(const RequestTrace& trace, const ServiceSpec& service, const G
   return s;
 }
 
+namespace {
+
+nlohmann::json summary_fields(const Summary& s, const ServingRun& run, const ServiceSpec& service, size_t requests);
+
+nlohmann::json slo_json(const Summary& s, const ServiceSpec& service, nlohmann::json* j) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : s.slowdown) {
+    const std::string key = fmt::format("{}_slowdown_p{}", r.metric, static_cast<int>(std::lround(r.quantile * 100)));
+    (*j)[key] = r.slowdown;
+    rows.push_back({{"metric", r.metric}, {"quantile", r.quantile}, {"limit", r.limit}, {"slowdown", r.slowdown},
+                    {"pass", r.pass}});
+  }
+  (*j)["slo_kind"] = service.slo.kind == SloKind::kAbsolute ? "absolute" : "slowdown";
+  if (service.slo.kind == SloKind::kAbsolute) {
+    (*j)["slo_ttft_s"] = service.slo.ttft_s;
+    (*j)["slo_tbt_s"] = service.slo.tbt_s;
+    (*j)["slo_target"] = service.slo.target;
+  }
+  (*j)["slo_met"] = s.slo_met;
+  return rows;
+}
+
+}  // namespace
+
 nlohmann::json summary_json(const Summary& s, const ServingRun& run, const ServiceSpec& service, size_t requests) {
+  nlohmann::json j = summary_fields(s, run, service, requests);
+  j["slo_rows"] = slo_json(s, service, &j);
+  return j;
+}
+
+namespace {
+
+nlohmann::json summary_fields(const Summary& s, const ServingRun& run, const ServiceSpec& service, size_t requests) {
   return {{"service", service.name},
           {"requests", requests},
           {"ttft_p50_s", s.ttft_p50_s},
@@ -105,8 +152,6 @@ nlohmann::json summary_json(const Summary& s, const ServingRun& run, const Servi
           {"e2e_p50_s", s.e2e_p50_s},
           {"e2e_p90_s", s.e2e_p90_s},
           {"e2e_p99_s", s.e2e_p99_s},
-          {"slo_ttft_s", service.slo.ttft_s},
-          {"slo_tbt_s", service.slo.tbt_s},
           {"slo_attainment", s.slo_attainment},
           {"goodput_rps", s.goodput_rps},
           {"gpu_hours", s.gpu_hours},
@@ -120,5 +165,7 @@ nlohmann::json summary_json(const Summary& s, const ServingRun& run, const Servi
           {"prefix_hit_ratio", run.prefix.ratio()},
           {"duration_s", run.end_s}};
 }
+
+}  // namespace
 
 }  // namespace boreas::serving

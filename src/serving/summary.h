@@ -8,6 +8,7 @@
 #include "serving/request_trace.h"
 #include "serving/service_spec.h"
 #include "serving/simulator.h"
+#include "serving/slo.h"
 
 namespace boreas::serving {
 
@@ -16,8 +17,10 @@ struct Summary {
   double tbt_p50_s = 0, tbt_p90_s = 0, tbt_p99_s = 0;
   double tbt_top10_mean_s = 0;  // Mooncake's "mean of the longest 10% of gaps"
   double e2e_p50_s = 0, e2e_p90_s = 0, e2e_p99_s = 0;
-  double slo_attainment = 0;    // requests within both SLOs / all requests
-  double goodput_rps = 0;       // requests within SLO per second of the run
+  std::vector<SloRow> slowdown;  // Splitwise's rows: P50/P90/P99 of each slowdown against its limit
+  double slo_attainment = 0;     // requests meeting the SLO / all requests (docs/serving.md "SLOs")
+  bool slo_met = false;          // slowdown: every row passes; absolute: slo_attainment >= target
+  double goodput_rps = 0;        // requests meeting the SLO per second of the run
   double gpu_hours = 0;
   double cost_usd = 0;          // GPU-hours at the catalog's on-demand price
   double energy_kwh = 0;        // idle power all the time, TDP while iterating

@@ -18,6 +18,15 @@ for key in ttft_p50_s ttft_p99_s tbt_p50_s tbt_p99_s e2e_p99_s slo_attainment go
   grep -q "\"$key\": [0-9]" "$work/a/summary.json" || fail "summary.json has no numeric $key"
 done
 grep -q '"requests": 8819' "$work/a/summary.json" || fail "not every request was simulated"
+grep -q '"slo_kind": "slowdown"' "$work/a/summary.json" || fail "the default SLO is not Splitwise's slowdown"
+grep -q '"slo_met": \(true\|false\)' "$work/a/summary.json" || fail "summary.json has no slo_met"
+
+# --find-max-rate: the rate found and every probe are reported; the run described is at that rate.
+"$boreas" sim serving --cluster "$cluster" --trace "$trace" --service "$service" --find-max-rate --out "$work/r" \
+  >/dev/null || fail "find-max-rate run"
+grep -q '"max_rate_rps": [0-9]' "$work/r/summary.json" || fail "no max_rate_rps"
+grep -q '"max_rate_probes": \[' "$work/r/summary.json" || fail "no max_rate_probes"
+grep -q '"slo_met": true' "$work/r/summary.json" || fail "the run at the max rate does not meet the SLO"
 
 # Mooncake with an unbounded prefix cache reuses prompt tokens; without a cache it does not.
 moon=$src/data/traces/mooncake-fast25/conversation_trace.jsonl.gz
@@ -42,6 +51,9 @@ printf 'name: x\nmodel: {params_b: 8, layers: 32, hidden: 4096, kv_bytes_per_tok
 expect_error "has no L4 GPUs" --cluster "$cluster" --trace "$trace" --service "$work/l4.yaml"
 expect_error "prefix-cache-tokens 'lots'" --cluster "$cluster" --trace "$trace" --service "$service" \
   --prefix-cache-tokens lots
+expect_error "trace-window '10'" --cluster "$cluster" --trace "$trace" --service "$service" --trace-window 10
+expect_error "rate-tolerance 2 is not a fraction" --cluster "$cluster" --trace "$trace" --service "$service" \
+  --find-max-rate --rate-tolerance 2
 
 # `boreas sim` itself: its required options still are.
 "$boreas" sim --trace "$trace" >/dev/null 2>"$work/err.txt" && fail "sim without --cluster should fail"
