@@ -240,6 +240,8 @@ bool Controller::apply_plan(const policy::Plan& plan) {
     reserve_slots(0);
     state_error(rebuild_state(specs_.size()));
   }
+  launch_all(starting);
+  // After the launches: the free GPUs a reason quotes are those the starts left.
   const std::vector<uint32_t> most_free = most_free_by_type();
   for (auto& [id, j] : jobs_) {
     if (j.state == JobState::kPending && j.placement.empty() && j.waits_for.empty() && !waits_on_dependency(j)) {
@@ -250,7 +252,6 @@ bool Controller::apply_plan(const policy::Plan& plan) {
     j->reason = std::move(why);
     j->reason_kind = "no-fit";
   }
-  launch_all(starting);
   return waits;
 }
 

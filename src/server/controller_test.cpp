@@ -256,12 +256,15 @@ TEST_F(ControllerTest, PendingJobSaysWhyAndStartsWhenGpusFree) {
   ASSERT_TRUE(a.is_ok() && b.is_ok() && c.is_ok());
   wait_state(a->id, JobState::kRunning);
   wait_state(b->id, JobState::kRunning);
+  // Rounds are 20 ms apart, and one that ran while a and b were still being started may have
+  // said something else first; once both run, the reason is the no-fit one.
+  const std::string no_fit = "no fit: needs 4 GPUs on one undrained node; the most free now is 0";
   LiveJob waiting = wait_state(c->id, JobState::kPending);
-  for (int i = 0; i < 200 && waiting.reason == "waiting for a scheduling round"; ++i) {  // rounds are 20 ms apart
+  for (int i = 0; i < 300 && waiting.state == JobState::kPending && waiting.reason != no_fit; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     waiting = ctl_->job(c->id).value();
   }
-  EXPECT_EQ(waiting.reason, "no fit: needs 4 GPUs on one undrained node; the most free now is 0");
+  EXPECT_EQ(waiting.reason, no_fit);
   wait_state(c->id, JobState::kCompleted);
 }
 

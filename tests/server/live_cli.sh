@@ -46,8 +46,8 @@ script=$(b submit --parsable -t 10 "$WORK/job.sh")
 [ "$(field "$script" gpus)" = 1 ] || fail "#BOREAS -G 1 gave $(field "$script" gpus) GPUs"
 wait_cli "$script" completed
 [[ "$(b logs "$script")" =~ ^"hello from "[0-7]$ ]] || fail "logs printed '$(b logs "$script")', not one GPU's index"
-printf '#!/bin/sh\n#SBATCH --mem 8G\ntrue\n' >"$WORK/bad.sh"
-loud "bad.sh:2: \`#SBATCH --mem 8G\`" b submit "$WORK/bad.sh"
+printf '#!/bin/sh\n#SBATCH --exclusive\ntrue\n' >"$WORK/bad.sh"
+loud "bad.sh:2: \`#SBATCH --exclusive\`" b submit "$WORK/bad.sh"
 
 # jobs: active ones by default with squeue's columns, history with --all.
 sleeper=$(b submit --parsable -J nap -G 1 -- sleep 30)

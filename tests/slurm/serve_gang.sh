@@ -27,7 +27,14 @@ nodes=$(job_json "$gang" | py 'print(" ".join(n["node"] + ":" + str(len(n["gpu_i
 [ "$(wc -w <<<"$nodes")" = 2 ] || fail "the gang runs on '$nodes', want 2 nodes"
 for n in $nodes; do [ "${n#*:}" = 8 ] || fail "the gang has $n, want 8 GPUs on each node"; done
 [ "$(free_gpus)" = 16 ] || fail "$(free_gpus) GPUs free with the gang running, want 16"
-gsid=$(squeue -h -t running -o '%i %k' | awk -v k="boreas:$gang" '$2 == k {print $1}')
+# Boreas counts a released job as running; Slurm may take a moment to start it.
+gsid=
+for _ in $(seq 100); do
+  gsid=$(squeue -h -t running -o '%i %k' | awk -v k="boreas:$gang" '$2 == k {print $1}')
+  [ -n "$gsid" ] && break
+  sleep 0.1
+done
+[ -n "$gsid" ] || fail "Slurm never ran the gang (squeue: $(squeue -h -o '%i %k %T %r'))"
 [ "$(squeue -h -j "$gsid" -o %D)" = 2 ] || fail "Slurm job $gsid has $(squeue -h -j "$gsid" -o %D) nodes, want 2"
 shown=$(cli jobs -o id,nodelist | awk -v id="$gang" '$1 == id {print $2}')
 [ "$shown" = "$(job_json "$gang" | py 'print(j["node"])')" ] && [ "${shown//[^,]/}" = "," ] ||
