@@ -186,6 +186,16 @@ class CoolPlacement final : public Placement {
     return busy * (1 - clock);
   }
 
+  // The clock rack r's busy GPUs lose (rack_loss) when `gpus` more of type t get busy there,
+  // rounded to 1e-6 so that equal racks tie.
+  double loss_of_adding(uint32_t gpus, RackId r, const GpuType& t, const Scratch& s) const {
+    const Cluster& c = s.view().cluster();
+    const uint32_t busy = rack_gpus(s.view(), r) - s.rack_free(r);
+    const double w = power_.rack_w(r);
+    const double after = rack_loss(c, r, t, busy + gpus, w + gpus * PowerEstimate::delta_w(t, o_));
+    return std::round((after - rack_loss(c, r, t, busy, w)) * 1e6) / 1e6;
+  }
+
   // When no rack takes the job within its limits: the node whose rack loses the least clock by
   // taking it — a rack already past its cooling limit before a rack that would be tipped over,
   // so that fewer GPUs throttle — then hot jobs off air, then best fit.
@@ -194,12 +204,7 @@ class CoolPlacement final : public Placement {
     const Cluster& c = view.cluster();
     using Key = std::tuple<double, bool, uint32_t>;
     return best_node(job, s, [&](NodeId, const Node& n, uint32_t free) -> std::optional<Key> {
-      const GpuType& t = c.catalog.at(*n.gpu_type);
-      const uint32_t busy = rack_gpus(view, n.rack) - s.rack_free(n.rack);
-      const double w = power_.rack_w(n.rack);
-      const double after = rack_loss(c, n.rack, t, busy + job.gpus, w + job.gpus * PowerEstimate::delta_w(t, o_));
-      const double loss = after - rack_loss(c, n.rack, t, busy, w);
-      return Key{std::round(loss * 1e6) / 1e6, off_zone(c, n, hot), free};
+      return Key{loss_of_adding(job.gpus, n.rack, c.catalog.at(*n.gpu_type), s), off_zone(c, n, hot), free};
     });
   }
 
@@ -216,12 +221,8 @@ class CoolPlacement final : public Placement {
       if (node == nullptr) {
         continue;
       }
-      const GpuType& t = c.catalog.at(*node->gpu_type);
-      const uint32_t busy = rack_gpus(view, RackId(r)) - free;
-      const double w = power_.rack_w(RackId(r));
-      const double after = rack_loss(c, RackId(r), t, busy + job.gpus, w + job.gpus * PowerEstimate::delta_w(t, o_));
-      const double loss = after - rack_loss(c, RackId(r), t, busy, w);
-      const Key key{std::round(loss * 1e6) / 1e6, off_zone(c, *node, hot), free, r};
+      const Key key{loss_of_adding(job.gpus, RackId(r), c.catalog.at(*node->gpu_type), s), off_zone(c, *node, hot),
+                    free, r};
       if (!best || key < *best) {
         best = key;
       }
@@ -290,14 +291,8 @@ class CoolPlacement final : public Placement {
   // The room of a rack for this job: its nodes' type (racks hold one type in practice; the first
   // allowed GPU node decides) through rack_room.
   uint32_t room_of_rack(const JobSpec& job, const Scratch& s, RackId r) {
-    const auto& view = s.view();
-    for (NodeId n : view.state().nodes_of_rack(r)) {
-      const Node& node = view.cluster().nodes[n.value()];
-      if (types_.allows(job, node, view)) {
-        return rack_room(view.cluster(), r, view.cluster().catalog.at(*node.gpu_type));
-      }
-    }
-    return 0;
+    const Node* node = allowed_node(job, s.view(), r);
+    return node == nullptr ? 0 : rack_room(s.view().cluster(), r, s.view().cluster().catalog.at(*node->gpu_type));
   }
 
   void take_from_rack(const JobSpec& job, const Scratch& s, RackId r, uint32_t room,

@@ -148,11 +148,11 @@ class TopoPlacement final : public Placement {
       if (prefix < job.gpus) {
         continue;
       }
-      shape_ = balanced_shape(job.gpus, k, s);
-      const double e = efficiency(view.cluster(), shape_, job.gpus);
+      std::vector<models::NodeGpus> shape = balanced_shape(job.gpus, k, s);
+      const double e = efficiency(view.cluster(), shape, job.gpus);
       if (e > best_efficiency + 1e-9) {
         best_efficiency = e;
-        best_shape = shape_;
+        best_shape = std::move(shape);
       }
     }
     Candidate c;
@@ -193,8 +193,6 @@ class TopoPlacement final : public Placement {
     return models::allreduce_seconds(pl, o_.gradient_bytes, links, o_.comm);
   }
 
-  // Waiting is bounded by max_wait and only worth it while a running job may free a better domain
-  // (its completion calls the scheduler again).
   // Waiting is worth it while it is shorter than the slowdown it avoids: the gang's expected run
   // (time limit, else a prediction from completed jobs — never its true duration) × (1/efficiency
   // − 1), at most max_wait. With no estimate yet it does not wait. Only while a running job may
@@ -208,12 +206,11 @@ class TopoPlacement final : public Placement {
     const double waited_s = (view.now() - view.record(job.id).pending_since).to_seconds();
     return waited_s < std::min(worth_s, o_.max_wait.to_seconds());
   }
-  DurationEstimator estimator_;
 
   TopoOptions o_;
+  DurationEstimator estimator_;
   std::vector<std::vector<NodeId>> leaves_, spines_;
   std::vector<NodeId> all_, scratch_nodes_;
-  std::vector<models::NodeGpus> shape_;
   uint32_t node_gpus_ = 1, leaf_nodes_ = 1;
 };
 

@@ -1,6 +1,7 @@
 #include "server/node_resources.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace boreas::server {
 namespace {
@@ -68,12 +69,15 @@ NodeLoad::NodeLoad(const Cluster& cluster, const std::map<uint32_t, LiveJob>& jo
     for (const JobNode& p : j.placement) {
       if (p.node >= 0 && static_cast<size_t>(p.node) < used_.size()) {
         const auto n = static_cast<size_t>(p.node);
-        const JobResources r = held_on(j.request, p, cluster_.nodes[n]);
-        used_[n].cpu_milli += r.cpu_milli;
-        used_[n].memory_mib += r.memory_mib;
+        hold(n, held_on(j.request, p, cluster_.nodes[n]));
       }
     }
   }
+}
+
+void NodeLoad::hold(size_t node, const JobResources& r) {
+  used_[node].cpu_milli += r.cpu_milli;
+  used_[node].memory_mib += r.memory_mib;
 }
 
 bool NodeLoad::fits(size_t node, const JobResources& r) const {
@@ -109,6 +113,7 @@ std::optional<std::string> NodeLoad::admit(LiveJob& job, const std::vector<bool>
     }
     job.placement = {JobNode{static_cast<int32_t>(*node), {}}};
   }
+  std::vector<std::pair<size_t, JobResources>> holds;
   for (const JobNode& p : job.placement) {  // a gang needs room on every node it spans
     const auto n = static_cast<size_t>(std::max(p.node, 0));
     const JobResources held = held_on(r, p, cluster_.nodes[n]);
@@ -116,12 +121,10 @@ std::optional<std::string> NodeLoad::admit(LiveJob& job, const std::vector<bool>
       job.placement.clear();
       return "waiting for CPUs or memory: it " + shortfall(n, held);
     }
+    holds.emplace_back(n, held);
   }
-  for (const JobNode& p : job.placement) {
-    const auto n = static_cast<size_t>(std::max(p.node, 0));
-    const JobResources held = held_on(r, p, cluster_.nodes[n]);
-    used_[n].cpu_milli += held.cpu_milli;
-    used_[n].memory_mib += held.memory_mib;
+  for (const auto& [n, held] : holds) {
+    hold(n, held);
   }
   return std::nullopt;
 }

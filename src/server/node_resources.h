@@ -43,6 +43,7 @@ class NodeLoad {
   std::optional<std::string> admit(LiveJob& job, const std::vector<bool>& drained);
 
  private:
+  void hold(size_t node, const JobResources& r);
   bool fits(size_t node, const JobResources& r) const;
   std::optional<size_t> first_with_room(const SubmitRequest& r, const std::vector<bool>& drained) const;
   std::string shortfall(size_t node, const JobResources& r) const;
