@@ -94,6 +94,8 @@ TEST(PhysicsEngine, ThrottleOnsetAndFinishByHand) {
   const double end = onset + (1000 - onset) / clock;
   EXPECT_NEAR(out->result.jobs[0].end.to_seconds(), end, 1e-3);
   EXPECT_NEAR(out->result.physics->throttled_gpu_hours, 8 * (end - onset) / 3600, 1e-6);
+  // The loss is the clock given up: 8 GPUs × (1 − 0.96150) over the throttled span.
+  EXPECT_NEAR(out->result.physics->throttle_loss_gpu_hours, 8 * (1 - clock) * (end - onset) / 3600, 1e-6);
 }
 
 TEST(PhysicsEngine, NoThrottleBelowTheLimit) {
@@ -104,6 +106,7 @@ TEST(PhysicsEngine, NoThrottleBelowTheLimit) {
   ASSERT_TRUE(out.is_ok());
   EXPECT_EQ(out->result.jobs[0].end.to_seconds(), 1000);
   EXPECT_EQ(out->result.physics->throttled_gpu_hours, 0);
+  EXPECT_EQ(out->result.physics->throttle_loss_gpu_hours, 0);
 }
 
 // 8 GPUs at TDP (3200 W) + node static 500 + 8 × 200 W = 5300 W for one hour: 5.3 kWh IT, × PUE

@@ -35,6 +35,7 @@ void add_physics_json(nlohmann::ordered_json& j, const Summary& s) {
   j["energy_facility_kwh"] = p.energy_facility_kwh;
   j["avg_pue"] = s.avg_pue;
   j["throttled_gpu_hours"] = p.throttled_gpu_hours;
+  j["throttle_loss_gpu_hours"] = p.throttle_loss_gpu_hours;
   j["failures"] = p.failures;
   j["interrupted_runs"] = p.interrupted_runs;
   j["lost_gpu_hours"] = p.lost_gpu_hours;

@@ -84,6 +84,8 @@ struct PhysicsTotals {
   double energy_it_kwh = 0;
   double energy_facility_kwh = 0;
   double throttled_gpu_hours = 0;
+  // ∫ Σ (1 − clock) over throttled GPUs dt: the GPU-hours of compute heat actually took away
+  double throttle_loss_gpu_hours = 0;
   uint64_t failures = 0;
   uint64_t interrupted_runs = 0;
   double lost_gpu_hours = 0;
@@ -195,6 +197,7 @@ class Physics {
   std::vector<uint32_t> gpu_zone_;
   bool capping_ = false;  // enforce_cap refreshes racks, which must not recurse
   uint32_t throttled_ = 0;
+  double clock_deficit_ = 0;  // Σ (1 − clock) over the throttled GPUs
   Time last_;
   std::vector<Ckpt> ckpt_;
   std::vector<RackEvent> events_;

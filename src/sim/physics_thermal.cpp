@@ -103,6 +103,7 @@ void Physics::advance(Time t) {
     totals_.energy_facility_kwh += kwh * cluster_.zones[z].pue;
   }
   totals_.throttled_gpu_hours += static_cast<double>(throttled_) * dt / 3600.0;
+  totals_.throttle_loss_gpu_hours += clock_deficit_ * dt / 3600.0;
   last_ = t;
 }
 
@@ -192,6 +193,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
       if (clock != clock_[g]) {
         clocks_changed = true;
         throttled_ += (clock < 1.0 ? 1 : 0) - (clock_[g] < 1.0 ? 1 : 0);
+        clock_deficit_ = throttled_ == 0 ? 0.0 : clock_deficit_ + clock_[g] - clock;
         clock_[g] = clock;
         rack_w -= power_w_[g];
         power_w_[g] = gpu_power(g, act);
