@@ -128,22 +128,6 @@ bool BoreasScheduler::beyond_guarantee(const JobSpec& spec, uint32_t queue, cons
   return spec.gpus > most;
 }
 
-Demand BoreasScheduler::demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const {
-  Demand d;
-  const auto& nodes = view.cluster().nodes;
-  for (GpuId g : gpus) {
-    const auto type = nodes[view.state().node_of(g).value()].gpu_type;
-    if (!type) {
-      continue;
-    }
-    if (d.empty() || d.back().type != *type) {
-      d.push_back(TypeCount{*type, 0});
-    }
-    d.back().gpus += 1;
-  }
-  return d;
-}
-
 const Demand& BoreasScheduler::held_demand(JobId job, const state::ClusterView& view) {
   if (!held_known_[job.value()]) {
     held_demand_[job.value()] = demand_of(view.record(job).gpus, view);

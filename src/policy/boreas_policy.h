@@ -127,7 +127,6 @@ class BoreasScheduler final : public Scheduler {
   void mark_held(Round& round);
   void pin(const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job, uint32_t gpus);
-  Demand demand_of(const std::vector<GpuId>& gpus, const state::ClusterView& view) const;
   // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
   // when it starts and kept while it runs), so a round does not look up every running GPU's node.
   const Demand& held_demand(JobId job, const state::ClusterView& view);

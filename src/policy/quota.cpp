@@ -2,7 +2,25 @@
 
 #include <algorithm>
 
+#include "state/cluster_view.h"
+
 namespace boreas::policy {
+
+Demand demand_of(std::span<const GpuId> gpus, const state::ClusterView& view) {
+  Demand d;
+  const auto& nodes = view.cluster().nodes;
+  for (GpuId g : gpus) {
+    const auto type = nodes[view.state().node_of(g).value()].gpu_type;
+    if (!type) {
+      continue;
+    }
+    if (d.empty() || d.back().type != *type) {
+      d.push_back(TypeCount{*type, 0});
+    }
+    d.back().gpus += 1;
+  }
+  return d;
+}
 
 QuotaBook::QuotaBook(const QueueTree* tree, const Cluster& cluster)
     : cluster_(cluster), capacity_(cluster.catalog.size(), 0) {

@@ -16,6 +16,10 @@
 #include "core/symbol.h"
 #include "core/topology.h"
 
+namespace boreas::state {
+class ClusterView;
+}
+
 namespace boreas::policy {
 
 // GPUs of one type in a gang (a gang usually has one type).
@@ -24,6 +28,9 @@ struct TypeCount {
   uint32_t gpus = 0;
 };
 using Demand = std::vector<TypeCount>;
+
+// The GPUs of `gpus` counted by type, in their order (one entry per run of a type).
+Demand demand_of(std::span<const GpuId> gpus, const state::ClusterView& view);
 
 // Why a gang may not start under the quotas: which queue and entry, what it needed and had.
 struct QuotaBlock {
