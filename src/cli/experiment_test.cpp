@@ -149,6 +149,16 @@ double change(const nlohmann::json& results, const std::string& arm, double load
   return 0;
 }
 
+double mean(const nlohmann::json& results, const std::string& arm, double load, const std::string& metric) {
+  for (const auto& a : results["arms"]) {
+    if (a["name"] == arm && a["load"] == load) {
+      return a["metrics"][metric]["mean"].get<double>();
+    }
+  }
+  ADD_FAILURE() << "no arm " << arm << " at load " << load;
+  return 0;
+}
+
 TEST(ExperimentMiniature, ThermalPlacementCutsThrottlingWhereOnlyHeatDiffers) {
   const auto r = mini("thermal-same-type", "--loads 0.5 --option slice=3000");
   EXPECT_LT(change(r, "cool", 0.5, "throttled_gpu_hours"), -0.2);
@@ -179,6 +189,9 @@ TEST(ExperimentMiniature, LasAndTheQuotaPolicyBeatFifoAtHighLoad) {
   EXPECT_LT(change(r, "las", 0.9, "avg_jct_s"), -0.3);
   EXPECT_LT(change(r, "boreas", 0.9, "priority_classes.production.avg_jct_s"), -0.3);
   EXPECT_EQ(change(r, "boreas", 0.9, "quota_violation_gpu_seconds"), -1.0);  // none left
+  EXPECT_EQ(change(r, "las-quota", 0.9, "quota_violation_gpu_seconds"), -1.0);
+  EXPECT_LE(mean(r, "las-cap3", 0.9, "preemptions_per_job_p99"), 3.0);
+  EXPECT_GT(mean(r, "las", 0.9, "preemptions_per_job_p99"), 3.0);
 }
 
 TEST(ExperimentMiniature, QuotaPolicyKeepsEveryGuaranteeOfAThreeLevelTree) {

@@ -36,6 +36,9 @@ void add_sim_options(CLI::App* cmd, SimArgs& a) {
       ->delimiter(',');
   cmd->add_option("--starvation-factor", a.starvation,
                   "las/gittins: promote a job pending this many times its run time (0 = off)");
+  cmd->add_option("--max-preemptions", a.max_preemptions,
+                  "srtf/srtf-gpu/las/gittins: a job preempted this many times runs to its end (0 = no cap; "
+                  "the boreas policy's own cap is 3)");
   cmd->add_option("--physics", a.physics,
                   "models applied: none (default), all, or a comma list of "
                   "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
@@ -176,6 +179,7 @@ Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegi
   req.policy_options.time_limit_factor = a.time_limit_factor;
   req.policy_options.service.thresholds_gpu_s = a.las_thresholds;
   req.policy_options.service.starvation_factor = a.starvation;
+  req.policy_options.service.max_preemptions = a.max_preemptions;
   req.policy_options.tenancy = a.tenancy.loaded;
   BOREAS_RETURN_IF_ERROR(apply_placement_options(a.placement_args, registry, req.policy_options));
   req.engine_options.sample_interval = Duration::from_seconds(a.sample_interval_s);

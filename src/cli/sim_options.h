@@ -33,6 +33,7 @@ struct SimArgs {
   sim::PhysicsOptions physics_options;  // the models' parameters after --param
   uint64_t seed = 0;
   double sample_interval_s = 300, preemption_overhead_s = 0, time_limit_factor = 1.0, starvation = 0;
+  uint32_t max_preemptions = 0;
   std::vector<double> las_thresholds{3250, 7200};
   double load = 0;            // --load: rescale arrivals to this offered load (0: as recorded)
   uint64_t slice = 0;         // --slice: N consecutive jobs from a seeded start (0: all)

@@ -8,11 +8,12 @@ namespace boreas::policy {
 
 PriorityScheduler::PriorityScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
                                      std::unique_ptr<Placement> placement,
-                                     std::unique_ptr<Admission> admission)
+                                     std::unique_ptr<Admission> admission, uint32_t max_preemptions)
     : name_(std::move(name)),
       order_(std::move(order)),
       placement_(std::move(placement)),
-      admission_(std::move(admission)) {}
+      admission_(std::move(admission)),
+      max_preemptions_(max_preemptions) {}
 
 void PriorityScheduler::RankedSet::resize(size_t jobs) {
   if (key_.size() < jobs) {
@@ -154,12 +155,17 @@ const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(
   return running_;
 }
 
+// A running job no plan may preempt: not preemptible, or at the preemption cap.
+bool PriorityScheduler::kept_running(JobId job, const state::ClusterView& view) const {
+  return !view.spec(job).preemptible || (max_preemptions_ > 0 && view.record(job).preemptions >= max_preemptions_);
+}
+
 // Grants `job` if its gang fits in the budget left by higher-ranked jobs; a running job that does
 // not fit is preempted.
 void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view,
                                  Plan& plan) {
   const JobSpec& spec = view.spec(job);
-  if (running && !spec.preemptible) {
+  if (running && kept_running(job, view)) {
     return;  // its GPUs were taken out of the budget up front
   }
   if (spec.gpus <= budget) {
@@ -178,7 +184,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, const std::vector
                                Plan& plan) {
   uint64_t budget = view.total_gpus() - view.down_gpus();  // nodes out of service host nothing
   for (JobId j : view.running()) {
-    budget -= view.spec(j).preemptible ? 0 : view.spec(j).gpus;
+    budget -= kept_running(j, view) ? view.spec(j).gpus : 0;
   }
   const uint64_t min_gpus = std::max<uint64_t>(1, pending_.min_gpus());
   auto p = pending_.set().begin();

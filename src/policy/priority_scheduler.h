@@ -50,8 +50,10 @@ class PriorityOrder {
 
 class PriorityScheduler final : public Scheduler {
  public:
+  // `max_preemptions` > 0: a running job preempted that many times is kept like a non-preemptible one.
   PriorityScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
-                    std::unique_ptr<Placement> placement, std::unique_ptr<Admission> admission);
+                    std::unique_ptr<Placement> placement, std::unique_ptr<Admission> admission,
+                    uint32_t max_preemptions = 0);
 
   std::string_view name() const override { return name_; }
   std::string_view placement_name() const override { return placement_->name(); }
@@ -91,12 +93,14 @@ class PriorityScheduler final : public Scheduler {
   void decide(const state::ClusterView& view, const std::vector<Ranked>& running, Plan& plan);
   void consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
+  bool kept_running(JobId job, const state::ClusterView& view) const;
   std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan);
 
   std::string name_;
   std::unique_ptr<PriorityOrder> order_;
   std::unique_ptr<Placement> placement_;
   std::unique_ptr<Admission> admission_;
+  uint32_t max_preemptions_ = 0;
   // Jobs in rank order with their keys, kept across rounds from the state's journal. Also counts
   // the jobs per gang size, so the walk can stop once no waiting gang fits in the budget left.
   class RankedSet {

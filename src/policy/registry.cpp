@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "policy/boreas_policy.h"
+#include "policy/las_quota.h"
 #include "policy/placement_frag.h"
 #include "policy/placement_spot.h"
 #include "policy/priority_scheduler.h"
@@ -85,13 +86,15 @@ SchedulerFactory queue_policy(std::string name, Blocking blocking) {
       };
 }
 
+// `capped`: the scheduler keeps a job at --max-preemptions running (an order that ranks capped jobs
+// itself, as las-quota does, passes false).
 template <typename MakeOrder>
-SchedulerFactory priority_policy(std::string name, MakeOrder make_order) {
-  return
-      [name, make_order](const PolicyOptions& o, std::unique_ptr<Placement> p) -> std::unique_ptr<Scheduler> {
-        return std::make_unique<PriorityScheduler>(name, make_order(o), std::move(p),
-                                                   std::make_unique<AdmitAll>());
-      };
+SchedulerFactory priority_policy(std::string name, MakeOrder make_order, bool capped = true) {
+  return [name, make_order, capped](const PolicyOptions& o,
+                                    std::unique_ptr<Placement> p) -> std::unique_ptr<Scheduler> {
+    return std::make_unique<PriorityScheduler>(name, make_order(o), std::move(p), std::make_unique<AdmitAll>(),
+                                               capped ? o.service.max_preemptions : 0);
+  };
 }
 
 void register_policies(PolicyRegistry& r) {
@@ -109,6 +112,11 @@ void register_policies(PolicyRegistry& r) {
   (void)r.add_policy(
       "gittins", "Tiresias 2D-Gittins index, distribution learned online",
       priority_policy("gittins", [](const PolicyOptions& o) { return make_gittins_order(o.service); }));
+  (void)r.add_policy("las-quota", "2D-LAS over the cluster, each queue's guarantee served first (no ceilings or classes)",
+                     priority_policy(
+                         "las-quota",
+                         [](const PolicyOptions& o) { return make_las_quota_order(o.service, o.tenancy); },
+                         /*capped=*/false));
   (void)r.add_policy("boreas", "quotas with borrowing, priority classes, LAS, fair share, safe preemption",
                      [](const PolicyOptions& o, std::unique_ptr<Placement> p) {
                        return make_boreas_scheduler(o.tenancy, std::move(p));

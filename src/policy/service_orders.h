@@ -19,6 +19,9 @@ struct ServiceOptions {
   // Promote a pending job back to the top queue when it has waited this many times its run time;
   // 0 = never (the peers' setting).
   double starvation_factor = 0;
+  // A running job preempted this many times is not preempted again (the quota policy's guard,
+  // docs/multitenancy.md); 0 = no cap (Tiresias).
+  uint32_t max_preemptions = 0;
 };
 
 // Per-job queue level and entry order. A running job changes level only when its attained
