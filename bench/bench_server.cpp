@@ -11,11 +11,11 @@
 #include <cstdio>
 #include <thread>
 
-#include "server/controller.h"
-#include "server/http_api.h"
-#include "server/test_cluster.h"
-#include "server/test_util.h"
-#include "server/tokens.h"
+#include "server/api/http_api.h"
+#include "server/api/tokens.h"
+#include "server/driver/controller.h"
+#include "server/testing/test_cluster.h"
+#include "server/testing/test_util.h"
 
 namespace boreas::server {
 namespace {

@@ -1,5 +1,7 @@
 # One static library per module under src/. A module names the modules it may use; the
 # layering check below fails the build when a source includes a header of any other module.
+# A module's folder is where it is declared: src/policy holds `policy`, src/server/store holds
+# `server_store` (a folder split by concern names its modules <folder>_<concern>).
 set_property(GLOBAL PROPERTY BOREAS_MODULES "")
 
 # boreas_module(NAME SOURCES a.cpp b.cpp DEPS core ... [LIBS extra link libraries])
@@ -14,8 +16,10 @@ function(boreas_module name)
   if(ARG_LIBS)
     target_link_libraries(boreas_${name} PUBLIC ${ARG_LIBS})
   endif()
+  file(RELATIVE_PATH dir ${PROJECT_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR})
   set_property(GLOBAL APPEND PROPERTY BOREAS_MODULES ${name})
   set_property(GLOBAL PROPERTY BOREAS_DEPS_${name} ${ARG_DEPS})
+  set_property(GLOBAL PROPERTY BOREAS_DIR_${name} ${dir})
 endfunction()
 
 # boreas_test(NAME SOURCES ... DEPS modules...) — a GoogleTest executable registered with ctest.
@@ -44,10 +48,11 @@ function(boreas_check_layering)
   set(all_sources "")
   foreach(m ${modules})
     get_property(deps GLOBAL PROPERTY BOREAS_DEPS_${m})
+    get_property(dir GLOBAL PROPERTY BOREAS_DIR_${m})
     string(REPLACE ";" "," deps_csv "${deps}")
-    list(APPEND rules "${m}=${deps_csv}")
-    file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${m}/*.h
-         ${PROJECT_SOURCE_DIR}/src/${m}/*.cpp)
+    list(APPEND rules "${m}@${dir}=${deps_csv}")
+    file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${dir}/*.h
+         ${PROJECT_SOURCE_DIR}/src/${dir}/*.cpp)
     list(APPEND all_sources ${srcs})
   endforeach()
   string(REPLACE ";" "|" rules_arg "${rules}")

@@ -1,7 +1,7 @@
 // Every metric a Grafana panel or a Prometheus alert queries must be one the daemon exports.
 //   node deploy/grafana/check-metrics.mjs SCRAPE.txt SRC_DIR DASHBOARD.json [ALERTS.yml...]
 // SCRAPE.txt: a real /metrics answer of `boreas serve`. Families a daemon without an NVIDIA driver
-// does not export (GPU telemetry) are taken from the names registered in SRC_DIR/src/server/*.cpp
+// does not export (GPU telemetry) are taken from the names registered in SRC_DIR/src/server/**/*.cpp
 // and said so. Exit 1 naming each panel or alert and the metric it names that nobody exports.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +25,8 @@ function scrapedNames(text) {
 
 function registeredNames(dir) {
   const names = new Set();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpp') && !f.endsWith('_test.cpp'))) {
+  const sources = readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.cpp') && !f.endsWith('_test.cpp'));
+  for (const file of sources) {
     const text = readFileSync(join(dir, file), 'utf8');
     for (const m of text.matchAll(/\.add\(\s*"([a-zA-Z_:][a-zA-Z0-9_:]*)",[\s\S]*?MetricType::k(\w+)/g)) {
       sampleNames(m[1], m[2].toLowerCase()).forEach((n) => names.add(n));

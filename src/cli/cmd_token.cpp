@@ -9,9 +9,9 @@
 
 #include "cli/client.h"
 #include "cli/command.h"
-#include "server/file_modes.h"
-#include "server/store.h"
-#include "server/tokens.h"
+#include "server/api/tokens.h"
+#include "server/store/file_modes.h"
+#include "server/store/store.h"
 
 namespace boreas::cli {
 namespace {

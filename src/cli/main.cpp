@@ -6,7 +6,7 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "core/version.h"
-#include "server/supervisor.h"
+#include "server/exec/supervisor.h"
 
 int main(int argc, char** argv) {
   if (boreas::server::is_supervisor_call(argc, argv)) {  // a job's supervisor (server/supervisor.h)

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "exec_slurm/node_map.h"
-#include "server/controller.h"
+#include "server/driver/controller.h"
 #include "slurm/client.h"
 
 namespace boreas::exec_slurm {

@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "exec_slurm/node_map.h"
-#include "server/executor.h"
+#include "server/exec/executor.h"
 #include "slurm/client.h"
 
 namespace boreas::exec_slurm {

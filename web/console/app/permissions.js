@@ -1,4 +1,4 @@
-// What the token may do to a job: the rule of src/server/auth.cpp (authorize), mirrored so the
+// What the token may do to a job: the rule of src/server/api/auth.cpp (authorize), mirrored so the
 // console hides what the role may not do. The API still decides every request.
 export function memberOf(who, queue) {
   return who.queues.includes('*') || who.queues.includes(queue);

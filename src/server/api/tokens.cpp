@@ -1,0 +1,220 @@
+#include "server/api/tokens.h"
+
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "server/exec/process.h"
+
+namespace boreas::server {
+namespace {
+
+constexpr std::string_view kPrefix = "brs_";
+
+std::string hex(const unsigned char* data, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (size_t i = 0; i < n; ++i) {
+    out += kDigits[data[i] >> 4];
+    out += kDigits[data[i] & 0xf];
+  }
+  return out;
+}
+
+std::optional<std::string> random_hex(size_t bytes) {
+  std::vector<unsigned char> buf(bytes);
+  if (RAND_bytes(buf.data(), static_cast<int>(bytes)) != 1) {
+    return std::nullopt;
+  }
+  return hex(buf.data(), bytes);
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) {
+    out += (out.empty() ? "" : ",") + s;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> split_queue_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string part; std::getline(in, part, ',');) {
+    if (!part.empty()) {
+      out.push_back(part);
+    }
+  }
+  return out;
+}
+
+std::string salted_hash(const std::string& salt, const std::string& secret) {
+  const std::string input = salt + secret;
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest);
+  return hex(digest, sizeof(digest));
+}
+
+namespace {
+
+constexpr const char* kTokenColumns = "name, role, queues, unix_user, created_us, expires_us, revoked_us";
+
+Result<std::string> fresh_name(Store& store, Role role) {
+  auto rows = store.query({"SELECT name FROM tokens WHERE name LIKE ?1", {std::string(to_string(role)) + "-%"}});
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  const std::string prefix = std::string(to_string(role)) + "-";
+  uint64_t highest = 0;
+  for (const SqlRow& r : *rows) {
+    const std::string n = as_text(r[0]).substr(prefix.size());
+    if (!n.empty() && n.size() < 10 && n.find_first_not_of("0123456789") == std::string::npos) {
+      highest = std::max<uint64_t>(highest, std::stoull(n));
+    }
+  }
+  return prefix + std::to_string(highest + 1);
+}
+
+Status check_request(const TokenRequest& req) {
+  if (req.role != Role::kAdmin && req.queues.empty()) {
+    return invalid_argument("a " + std::string(to_string(req.role)) +
+                            " token needs at least one queue; pass --queues a,b");
+  }
+  if (!req.unix_user.empty()) {
+    auto account = lookup_account(req.unix_user);
+    if (!account.is_ok()) {
+      return account.status().with_context("--unix-user: ");
+    }
+  }
+  return Status::ok();
+}
+
+TokenInfo token_from_row(const SqlRow& r) {
+  return {as_text(r[0]),      parse_role(as_text(r[1])).value_or(Role::kViewer),
+          split_queue_list(as_text(r[2])), as_text(r[3]), as_int(r[4]), as_int(r[5]), as_int(r[6])};
+}
+
+}  // namespace
+
+Result<CreatedToken> create_token(Store& store, const TokenRequest& req, int64_t now_us) {
+  BOREAS_RETURN_IF_ERROR(check_request(req));
+  auto name = req.name.empty() ? fresh_name(store, req.role) : Result<std::string>(req.name);
+  if (!name.is_ok()) {
+    return name.status();
+  }
+  auto id = random_hex(8);
+  auto secret = random_hex(32);
+  auto salt = random_hex(16);
+  if (!id || !secret || !salt) {
+    return internal_error("the system random generator failed; no token was created");
+  }
+  // One statement: the name check and the insert cannot be split by another `token create`.
+  Status s = store.write_sync(
+      {{{"INSERT INTO tokens(id, salt, hash, name, role, queues, created_us, unix_user, expires_us)"
+         " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE name = ?4)",
+         {*id, *salt, salted_hash(*salt, *secret), *name, std::string(to_string(req.role)), join(req.queues),
+          now_us, req.unix_user, req.expires_us}}}});
+  if (!s.is_ok()) {
+    return s;
+  }
+  auto mine = store.query({"SELECT 1 FROM tokens WHERE id = ?1", {*id}});
+  if (!mine.is_ok()) {
+    return mine.status();
+  }
+  if (mine->empty()) {
+    return conflict("a token named `" + *name + "` already exists (names own jobs and stay taken after "
+                    "revocation); choose another --name (see `boreas token list`)");
+  }
+  return CreatedToken{*name, std::string(kPrefix) + *id + "_" + *secret};
+}
+
+std::optional<Principal> authenticate(Store& store, const std::string& token, int64_t now_us) {
+  if (token.rfind(kPrefix, 0) != 0) {
+    return std::nullopt;
+  }
+  const auto sep = token.find('_', kPrefix.size());
+  if (sep == std::string::npos) {
+    return std::nullopt;
+  }
+  const std::string id = token.substr(kPrefix.size(), sep - kPrefix.size());
+  const std::string secret = token.substr(sep + 1);
+  auto rows = store.query({"SELECT salt, hash, name, role, queues, unix_user, expires_us, revoked_us "
+                           "FROM tokens WHERE id = ?1",
+                           {id}});
+  if (!rows.is_ok() || rows->size() != 1) {
+    return std::nullopt;
+  }
+  const SqlRow& r = rows->front();
+  const std::string expected = as_text(r[1]);
+  const std::string got = salted_hash(as_text(r[0]), secret);
+  if (got.size() != expected.size() || CRYPTO_memcmp(got.data(), expected.data(), got.size()) != 0) {
+    return std::nullopt;
+  }
+  const int64_t expires = as_int(r[6]);
+  if (as_int(r[7]) != 0 || (expires != 0 && now_us >= expires)) {
+    return std::nullopt;
+  }
+  auto role = parse_role(as_text(r[3]));
+  if (!role) {
+    return std::nullopt;
+  }
+  return Principal{as_text(r[2]), *role, split_queue_list(as_text(r[4])), as_text(r[5])};
+}
+
+Result<std::string> job_account(const Principal& who, bool allow_root_jobs) {
+  if (geteuid() != 0) {
+    return who.unix_user;  // the executor runs it as the daemon's own account
+  }
+  const std::string token = "token `" + who.name + "`";
+  if (who.unix_user.empty()) {
+    if (allow_root_jobs) {
+      return std::string();
+    }
+    return invalid_argument(token + " maps to no Unix account and the daemon runs as root, so its jobs would "
+                            "run as root; an admin recreates it with `boreas token create --unix-user NAME` "
+                            "(or starts the daemon with --allow-root-jobs)");
+  }
+  auto account = lookup_account(who.unix_user);
+  if (!account.is_ok()) {
+    return account.status().with_context(token + ": ");
+  }
+  if (account->uid == 0 && !allow_root_jobs) {
+    return invalid_argument(token + " maps to `" + who.unix_user + "`, uid 0; jobs run as root only when "
+                            "the daemon is started with --allow-root-jobs");
+  }
+  return who.unix_user;
+}
+
+Result<std::vector<TokenInfo>> list_tokens(Store& store) {
+  auto rows = store.query({std::string("SELECT ") + kTokenColumns + " FROM tokens ORDER BY created_us, name", {}});
+  if (!rows.is_ok()) {
+    return rows.status();
+  }
+  std::vector<TokenInfo> out;
+  for (const SqlRow& r : *rows) {
+    out.push_back(token_from_row(r));
+  }
+  return out;
+}
+
+Status revoke_token(Store& store, const std::string& name, int64_t now_us) {
+  auto live = store.query({"SELECT id FROM tokens WHERE name = ?1 AND revoked_us = 0", {name}});
+  if (!live.is_ok()) {
+    return live.status();
+  }
+  if (live->empty()) {
+    return not_found("no live token named `" + name + "`; `boreas token list` shows the names");
+  }
+  return store.write_sync({{{"UPDATE tokens SET revoked_us = ?2 WHERE name = ?1 AND revoked_us = 0",
+                             {name, now_us}}}});
+}
+
+}  // namespace boreas::server

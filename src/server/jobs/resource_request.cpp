@@ -1,0 +1,95 @@
+#include "server/jobs/resource_request.h"
+
+#include <cctype>
+#include <cmath>
+#include <string>
+
+namespace boreas::server {
+namespace {
+
+constexpr double kMaxCpus = 4096;
+constexpr int64_t kMaxMemoryMib = int64_t{1} << 30;  // 1 PiB
+
+Status memory_error(const std::string& what) {
+  return invalid_argument("$.memory: " + what +
+                          "; give MiB as an integer, or a size such as \"512M\", \"4G\" or \"1T\"");
+}
+
+// "4G" → 4096 (MiB); units K, M, G, T, optionally followed by "iB" or "B"; none = MiB.
+Result<int64_t> parse_memory_text(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])) != 0) {
+    ++digits;
+  }
+  if (digits == 0 || digits > 12) {
+    return memory_error("`" + text + "` does not start with a whole number");
+  }
+  const int64_t n = std::stoll(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  for (const char* suffix : {"iB", "B"}) {
+    if (unit.size() > 1 && unit.ends_with(suffix)) {
+      unit.resize(unit.size() - std::string(suffix).size());
+      break;
+    }
+  }
+  if (unit.empty() || unit == "M" || unit == "m") {
+    return n;
+  }
+  if (unit == "K" || unit == "k") {
+    return (n + 1023) / 1024;
+  }
+  if (unit == "G" || unit == "g") {
+    return n * 1024;
+  }
+  if (unit == "T" || unit == "t") {
+    return n * 1024 * 1024;
+  }
+  return memory_error("unknown unit `" + unit + "` in `" + text + "`");
+}
+
+}  // namespace
+
+Status read_cpus(const nlohmann::json& v, SubmitRequest& r) {
+  if (!v.is_number()) {
+    return invalid_argument("$.cpus: expected a number of CPUs (e.g. 4 or 0.5), got " + v.dump());
+  }
+  const double cpus = v.get<double>();
+  const auto milli = static_cast<int64_t>(std::llround(cpus * 1000));
+  if (!(cpus <= kMaxCpus) || milli < 1) {
+    return invalid_argument("$.cpus: " + v.dump() + " is out of range; give 0.001 to 4096 CPUs");
+  }
+  r.cpu_milli = milli;
+  return Status::ok();
+}
+
+Status read_memory(const nlohmann::json& v, SubmitRequest& r) {
+  Result<int64_t> mib = memory_error("expected an integer or a string, got " + v.dump());
+  if (v.is_number_unsigned()) {
+    mib = v.get<uint64_t>() > static_cast<uint64_t>(kMaxMemoryMib) ? kMaxMemoryMib + 1 : v.get<int64_t>();
+  } else if (v.is_string()) {
+    mib = parse_memory_text(v.get<std::string>());
+  }
+  if (!mib.is_ok()) {
+    return mib.status();
+  }
+  if (*mib < 1 || *mib > kMaxMemoryMib) {
+    return memory_error(v.dump() + " is out of range (1 MiB to 1 PiB)");
+  }
+  r.memory_mib = *mib;
+  return Status::ok();
+}
+
+void write_resources(const SubmitRequest& r, nlohmann::json& j) {
+  if (r.cpu_milli > 0) {
+    if (r.cpu_milli % 1000 == 0) {
+      j["cpus"] = r.cpu_milli / 1000;
+    } else {
+      j["cpus"] = static_cast<double>(r.cpu_milli) / 1000;
+    }
+  }
+  if (r.memory_mib > 0) {
+    j["memory"] = r.memory_mib;
+  }
+}
+
+}  // namespace boreas::server
