@@ -32,8 +32,10 @@ std::unordered_map<uint64_t, slurm::SlurmJob> by_id(std::vector<slurm::SlurmJob>
   return out;
 }
 
-Time limit_of(const LaunchRequest& req) {
-  return req.time_limit > Duration::zero() ? req.started + req.time_limit : Time::never();
+// Slurm's start in Boreas's time: Slurm counts whole seconds, so a job started in the second of its
+// launch reads as before it; the launch is then the closer bound.
+Time slurm_start(const slurm::SlurmJob& sj, Time launched) {
+  return std::max(Time::from_seconds(sj.started_at()), launched);
 }
 
 }  // namespace
@@ -113,7 +115,7 @@ Result<ProcessIdentity> SlurmExecutor::launch(const LaunchRequest& req) {
   if (!id.is_ok()) {
     return id.status();
   }
-  jobs_[req.job] = Tracked{*id, 0, limit_of(req)};
+  jobs_[req.job] = tracked(*id, 0, req);
   return ProcessIdentity{static_cast<int32_t>(*id), 0};
 }
 
@@ -166,14 +168,14 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
   const uint64_t sid = static_cast<uint64_t>(id.pid);
   auto all = client_.jobs();
   if (!all.is_ok()) {
-    jobs_[req.job] = Tracked{sid, 0, limit_of(req)};  // Slurm unreachable: poll decides later;
+    jobs_[req.job] = tracked(sid, 0, req);  // Slurm unreachable: poll decides later;
     return {true, std::nullopt};                      // calling it lost could run it twice
   }
   for (const auto& sj : *all) {
     if (sj.id != sid || sj.comment != job_comment(req.job)) {
       continue;
     }
-    Tracked t{sid, sj.restarts, limit_of(req)};
+    Tracked t = tracked(sid, sj.restarts, req);
     if (sj.finished()) {
       return {false, classify(req.job, t, sj)};
     }
@@ -190,6 +192,12 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
 // What Boreas asked for decides first (as in the local executor), then Slurm's final state.
 JobExit SlurmExecutor::classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const {
   JobExit e{job, ExitKind::kLost, sj.exit_code};
+  if (sj.started_at() > 0) {
+    e.started = slurm_start(sj, t.launched);
+  }
+  if (sj.end_time > 0) {
+    e.ended = Time::from_seconds(sj.end_time);
+  }
   if (t.intent == Intent::kTimeLimit) {
     e.kind = ExitKind::kTimedOut;
   } else if (t.intent == Intent::kPreempt || sj.state == "PREEMPTED") {
@@ -216,6 +224,7 @@ std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::
   if (sj->finished()) {
     return classify(job, t, *sj);
   }
+  observe_start(job, t, *sj);
   if (sj->restarts > t.restarts && t.intent == Intent::kNone) {
     // Slurm requeued it (node failure): Boreas places it again, from its last checkpoint.
     (void)client_.cancel(t.slurm_id);
@@ -234,6 +243,27 @@ std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::
   return std::nullopt;
 }
 
+SlurmExecutor::Tracked SlurmExecutor::tracked(uint64_t slurm_id, uint32_t restarts, const LaunchRequest& req) {
+  Tracked t;
+  t.slurm_id = slurm_id;
+  t.restarts = restarts;
+  t.launched = req.started;
+  t.limit = req.time_limit;
+  return t;
+}
+
+// The first poll that finds the job running in Slurm reports Slurm's start; its time limit counts
+// from then (a job Slurm keeps pending is not timed out before it ran).
+void SlurmExecutor::observe_start(JobId job, Tracked& t, const slurm::SlurmJob& sj) {
+  if (t.start_seen || sj.started_at() == 0) {
+    return;
+  }
+  t.start_seen = true;
+  const Time at = slurm_start(sj, t.launched);
+  t.limit_at = t.limit > Duration::zero() ? at + t.limit : Time::never();
+  started_.push_back({job, at});
+}
+
 void SlurmExecutor::sweep_unrecorded(const std::vector<slurm::SlurmJob>& all) {
   std::unordered_map<uint64_t, bool> tracked;
   for (const auto& [job, t] : jobs_) {
@@ -248,6 +278,7 @@ void SlurmExecutor::sweep_unrecorded(const std::vector<slurm::SlurmJob>& all) {
 
 std::vector<JobExit> SlurmExecutor::poll(Time now) {
   std::vector<JobExit> exits;
+  started_.clear();
   if ((jobs_.empty() && swept_) || now < last_poll_ + options_.poll_every) {
     return exits;
   }

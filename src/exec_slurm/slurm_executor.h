@@ -39,6 +39,9 @@ class SlurmExecutor final : public server::Executor {
   bool spans_nodes() const override { return true; }  // one Slurm job over --nodelist
   // Released jobs Slurm keeps PENDING at the last poll, with squeue's reason ("Resources", ...).
   std::vector<server::JobWait> waiting() const override { return waiting_; }
+  // Slurm's start (squeue's start_time) of the jobs the last poll first found running: the job's
+  // start in Boreas, so `boreas jobs`, the API and the store show when Slurm ran it.
+  std::vector<server::JobStart> started() const override { return started_; }
 
   // The sbatch request for a launch (exposed for tests).
   Result<slurm::SubmitRequest> submit_request(const server::LaunchRequest& req) const;
@@ -48,8 +51,11 @@ class SlurmExecutor final : public server::Executor {
   struct Tracked {
     uint64_t slurm_id = 0;
     uint32_t restarts = 0;
-    Time limit_at = Time::never();  // started + time limit: Boreas ends it then (Slurm's --time
-                                    // counts whole minutes and serves as a backstop)
+    Time launched;                  // LaunchRequest::started: Boreas's launch (or its recorded start)
+    Duration limit;                 // the time limit; zero = none
+    bool start_seen = false;        // a poll found it running in Slurm and reported the start
+    Time limit_at = Time::never();  // Slurm's start + time limit: Boreas ends it then (Slurm's
+                                    // --time counts whole minutes and serves as a backstop)
     Intent intent = Intent::kNone;
     Time deadline = Time::never();  // preemption: when the grace ends and the job is cancelled
     bool stop_sent = false;
@@ -57,6 +63,8 @@ class SlurmExecutor final : public server::Executor {
 
   std::optional<server::JobExit> check(JobId job, Tracked& t, const slurm::SlurmJob* sj, Time now);
   server::JobExit classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const;
+  static Tracked tracked(uint64_t slurm_id, uint32_t restarts, const server::LaunchRequest& req);
+  void observe_start(JobId job, Tracked& t, const slurm::SlurmJob& sj);
   Result<uint64_t> slurm_id(JobId job) const;
   void sweep_unrecorded(const std::vector<slurm::SlurmJob>& all);
 
@@ -66,6 +74,7 @@ class SlurmExecutor final : public server::Executor {
   Time last_poll_ = Time::zero();
   bool swept_ = false;  // the first poll cancels held Boreas jobs no one recorded
   std::vector<server::JobWait> waiting_;
+  std::vector<server::JobStart> started_;  // first seen running by the last poll
 };
 
 // "boreas:42": the comment that marks a Slurm job as Boreas job 42.

@@ -1,6 +1,7 @@
 // The Slurm executor against the fixture cluster (tests/slurm/cluster.sh: n1..n4, 8 fake h100
 // each; ctest starts it and sets SLURM_CONF and LAB): a 2-node gang, preemption with a
-// checkpoint signal and resume elsewhere, and a node failure turned into a re-placement.
+// checkpoint signal and resume elsewhere, a node failure turned into a re-placement, time limits,
+// and Slurm's start (not the release) as the job's.
 
 #include <gtest/gtest.h>
 
@@ -195,6 +196,55 @@ TEST_F(SlurmExecutorLive, TimeLimitEndsTheJob) {
   ASSERT_TRUE(exit.has_value());
   EXPECT_EQ(exit->kind, ExitKind::kTimedOut);
   EXPECT_LT(wall() - r.started, Duration::seconds(10));
+}
+
+// A job Slurm keeps pending after its release (a job outside Boreas holds every GPU of n2): the
+// start reported is Slurm's, once it runs, not the release; its 1 s time limit counts from there,
+// so the 2 s it waited do not time it out; its exit carries Slurm's start and end.
+TEST_F(SlurmExecutorLive, SlurmsStartIsTheJobsAndItsLimitCountsFromThere) {
+  slurm::SubmitRequest busy;
+  busy.argv = {"sleep", "60"};
+  busy.node_list = {"n2"};
+  busy.gpus_per_node = 8;
+  busy.gpu_type = "h100";
+  busy.output = "/dev/null";
+  busy.hold = false;
+  auto foreign = client_.submit(busy);
+  ASSERT_TRUE(foreign.is_ok()) << foreign.status().message();
+  wait_running(*foreign);
+  LaunchRequest r = request(106, {"sleep", "60"}, {"n2"}, 1);
+  r.time_limit = Duration::seconds(1);
+  r.started = wall();
+  const uint64_t sid = launch(r);
+  const Time held_until = r.started + Duration::seconds(2);
+  while (wall() < held_until) {
+    for (const JobExit& e : exec_->poll(wall())) {
+      ADD_FAILURE() << "ended (" << server::to_string(e.kind) << ") while Slurm kept it pending";
+    }
+    EXPECT_TRUE(exec_->started().empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(client_.cancel(*foreign).is_ok());
+  const slurm::SlurmJob ran = wait_running(sid);
+  std::vector<server::JobStart> starts;
+  for (int i = 0; i < 100 && starts.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(exec_->poll(wall()).empty());
+    starts = exec_->started();
+  }
+  ASSERT_EQ(starts.size(), 1u);
+  EXPECT_EQ(starts[0].job, JobId(106));
+  EXPECT_EQ(starts[0].at, Time::from_seconds(ran.start_time));
+  EXPECT_GE(starts[0].at, Time::from_seconds(held_until.us() / 1'000'000));  // not the release
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));  // past poll_every: a real poll
+  (void)exec_->poll(wall());
+  EXPECT_TRUE(exec_->started().empty());  // reported once
+  const auto exit = wait_exit(JobId(106));
+  ASSERT_TRUE(exit.has_value());
+  EXPECT_EQ(exit->kind, ExitKind::kTimedOut);
+  ASSERT_TRUE(exit->started.has_value() && exit->ended.has_value());
+  EXPECT_EQ(*exit->started, starts[0].at);
+  EXPECT_GE(*exit->ended, *exit->started + Duration::seconds(1));
 }
 
 TEST_F(SlurmExecutorLive, UnknownNodeIsRefused) {
