@@ -7,10 +7,11 @@
 #      holds the GPUs) shows squeue's reason in the API, `boreas why`, `boreas jobs` and /metrics;
 #      once it ran, its start and end are Slurm's (not the release), in the API and `boreas jobs`,
 #      and a restart keeps them;
-#   3. drain memory: a node Boreas drained because Slurm drained it is resumed when Slurm gives it
-#      back, also after a restart in between (not taken for an operator's drain).
+#   3. drain memory: a node Boreas drained because Slurm drained it (or had it down) is resumed when
+#      Slurm gives it back, also after a restart in between, or while the daemon was stopped (not
+#      taken for an operator's drain).
 source "$SRC/tests/slurm/lib.sh"
-trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs; scancel -n foreign 2>/dev/null || true; scontrol update NodeName=n4 State=RESUME 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs; scancel -n foreign 2>/dev/null || true; scontrol update NodeName=n[3-4] State=RESUME 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 py() { python3 -c "import json,sys; j=json.load(sys.stdin); $1"; }
 job_json() { api "$ADMIN" GET "/v1/jobs/$1" | cut -d' ' -f2-; }
@@ -102,7 +103,14 @@ scontrol update NodeName=n4 State=RESUME
 wait_drained leaf2-r00-n01 false
 sleep 1.2  # one more watcher pass: it must not drain n4 in Slurm as an operator's drain
 [ "$(slurm_reason n4)" = none ] || fail "Slurm's reason for n4 is '$(slurm_reason n4)' after it came back, want none"
+# And when Slurm has n3 down and gives it back while the daemon is stopped: resumed at the start.
+scontrol update NodeName=n3 State=DOWN Reason="serve_gang test"
+wait_drained leaf2-r00-n00 true
+stop_daemon
+scontrol update NodeName=n3 State=RESUME
+start_daemon --executor slurm
+wait_drained leaf2-r00-n00 false
 echo "slurm serve_gang: ok — 16 GPUs on $nodes as Slurm job $gsid, adopted after kill -9, all" \
   "32 GPUs free after; Slurm's reason '$reason' shown, then Slurm's start ($(( slurm_start - released_us / 1000000 )) s" \
-  "after the release) and end; a Slurm drain resumed after a restart"
+  "after the release) and end; Slurm's drain and down resumed across restarts"
 stop_daemon
