@@ -39,6 +39,8 @@ for _ in $(seq 100); do
 done
 [ -n "$gsid" ] || fail "Slurm never ran the gang (squeue: $(squeue -h -o '%i %k %T %r'))"
 [ "$(squeue -h -j "$gsid" -o %D)" = 2 ] || fail "Slurm job $gsid has $(squeue -h -j "$gsid" -o %D) nodes, want 2"
+# Boreas sees it running at its next squeue poll (200 ms); until then it shows "(Slurm: REASON)".
+for _ in $(seq 40); do [ "$(job_json "$gang" | py 'print("executor_wait" in j)')" = False ] && break; sleep 0.05; done
 shown=$(cli jobs -o id,nodelist | awk -v id="$gang" '$1 == id {print $2}')
 [ "$shown" = "$(job_json "$gang" | py 'print(j["node"])')" ] && [ "${shown//[^,]/}" = "," ] ||
   fail "boreas jobs shows the gang on '$shown', want both nodes"
@@ -103,8 +105,10 @@ scontrol update NodeName=n4 State=RESUME
 wait_drained leaf2-r00-n01 false
 sleep 1.2  # one more watcher pass: it must not drain n4 in Slurm as an operator's drain
 [ "$(slurm_reason n4)" = none ] || fail "Slurm's reason for n4 is '$(slurm_reason n4)' after it came back, want none"
-# And when Slurm has n3 down and gives it back while the daemon is stopped: resumed at the start.
-scontrol update NodeName=n3 State=DOWN Reason="serve_gang test"
+# And when Slurm has n3 down (and drained) and gives it back while the daemon is stopped: resumed at
+# the start.
+scontrol update NodeName=n3 State=DRAIN Reason="serve_gang test"  # else DOWN ends at slurmd's next
+scontrol update NodeName=n3 State=DOWN Reason="serve_gang test"   # registration (ReturnToService=2)
 wait_drained leaf2-r00-n00 true
 stop_daemon
 scontrol update NodeName=n3 State=RESUME
