@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace boreas::exec_slurm {
 namespace {
@@ -90,6 +91,7 @@ Result<slurm::SubmitRequest> SlurmExecutor::submit_request(const LaunchRequest& 
     }
     s.output = dir + "/stdout.log";
     s.cwd = s.cwd.empty() ? dir : s.cwd;
+    s.exit_file = exit_file(req.job);
   }
   // sbatch -o/-e as given (relative to --chdir, as Slurm reads them); '%' is Slurm's escape too,
   // so the expanded path is written with each '%' doubled.
@@ -111,6 +113,8 @@ Result<ProcessIdentity> SlurmExecutor::launch(const LaunchRequest& req) {
   if (!s.is_ok()) {
     return s.status();
   }
+  std::error_code ec;
+  std::filesystem::remove(s->exit_file, ec);  // an earlier attempt's (the job ran before a preemption)
   auto id = client_.submit(*s);
   if (!id.is_ok()) {
     return id.status();
@@ -186,7 +190,27 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
     jobs_[req.job] = t;
     return {true, std::nullopt};
   }
-  return {false, JobExit{req.job, ExitKind::kLost, -1}};
+  return {false, exit_from_file(req.job, tracked(sid, 0, req))};
+}
+
+std::string SlurmExecutor::exit_file(JobId job) const {
+  return options_.jobs_dir.empty() ? "" : options_.jobs_dir + "/" + std::to_string(job.value()) + "/slurm-exit";
+}
+
+// A job slurmctld no longer lists (forgotten after MinJobAge, e.g. while the daemon was down, and
+// no slurmdbd to ask): the exit file its batch script wrote when the command returned says how it
+// ended, and when (its mtime); without one the job is lost.
+JobExit SlurmExecutor::exit_from_file(JobId job, const Tracked& t) const {
+  const std::string path = exit_file(job);
+  std::ifstream in(path);
+  slurm::SlurmJob sj;
+  struct stat st {};
+  if (path.empty() || !(in >> sj.exit_code) || stat(path.c_str(), &st) != 0) {
+    return JobExit{job, ExitKind::kLost, -1};
+  }
+  sj.state = sj.exit_code == 0 ? "COMPLETED" : "FAILED";
+  sj.end_time = st.st_mtim.tv_sec;
+  return classify(job, t, sj);
 }
 
 // What Boreas asked for decides first (as in the local executor), then Slurm's final state.
@@ -219,7 +243,7 @@ JobExit SlurmExecutor::classify(JobId job, const Tracked& t, const slurm::SlurmJ
 // One tracked job against Slurm's view: its exit when it has one, else escalations.
 std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::SlurmJob* sj, Time now) {
   if (sj == nullptr) {
-    return JobExit{job, ExitKind::kLost, -1};  // gone from slurmctld's memory (MinJobAge) unseen
+    return exit_from_file(job, t);  // gone from slurmctld's memory (MinJobAge) unseen
   }
   if (sj->finished()) {
     return classify(job, t, *sj);

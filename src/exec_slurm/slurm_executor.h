@@ -65,6 +65,8 @@ class SlurmExecutor final : public server::Executor {
   server::JobExit classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const;
   static Tracked tracked(uint64_t slurm_id, uint32_t restarts, const server::LaunchRequest& req);
   void observe_start(JobId job, Tracked& t, const slurm::SlurmJob& sj);
+  std::string exit_file(JobId job) const;  // <jobs_dir>/<id>/slurm-exit; empty without a jobs_dir
+  server::JobExit exit_from_file(JobId job, const Tracked& t) const;
   Result<uint64_t> slurm_id(JobId job) const;
   void sweep_unrecorded(const std::vector<slurm::SlurmJob>& all);
 

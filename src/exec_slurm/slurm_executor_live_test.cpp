@@ -247,6 +247,38 @@ TEST_F(SlurmExecutorLive, SlurmsStartIsTheJobsAndItsLimitCountsFromThere) {
   EXPECT_GE(*exit->ended, *exit->started + Duration::seconds(1));
 }
 
+// A job slurmctld no longer lists (forgotten after MinJobAge while the daemon was down; no
+// slurmdbd to ask) ends as its exit file says: the batch script wrote the command's exit code.
+// Without the file it is lost; a relaunch starts without the earlier attempt's file.
+TEST_F(SlurmExecutorLive, AForgottenJobEndsAsItsExitFileSays) {
+  const LaunchRequest r = request(107, {"sh", "-c", "exit 3"}, {"n1"}, 1);
+  launch(r);
+  const auto exit = wait_exit(JobId(107));
+  ASSERT_TRUE(exit.has_value());
+  EXPECT_EQ(exit->kind, ExitKind::kFailed);
+  const std::string file = dir_ + "/jobs/107/slurm-exit";
+  std::ifstream in(file);
+  int code = -1;
+  in >> code;
+  EXPECT_EQ(code, 3);
+  // A restarted daemon adopts a Slurm job id slurmctld does not know (as after MinJobAge).
+  const server::ProcessIdentity forgotten{9'999'999, 0};
+  const server::AdoptOutcome gone = exec_->adopt(r, forgotten);
+  EXPECT_FALSE(gone.alive);
+  ASSERT_TRUE(gone.exit.has_value());
+  EXPECT_EQ(gone.exit->kind, ExitKind::kFailed);
+  EXPECT_EQ(gone.exit->exit_code, 3);
+  EXPECT_TRUE(gone.exit->ended.has_value());
+  std::filesystem::remove(file);
+  EXPECT_EQ(exec_->adopt(r, forgotten).exit->kind, ExitKind::kLost);
+  std::ofstream(file) << "0\n";
+  launch(request(107, {"sleep", "30"}, {"n1"}, 1));
+  EXPECT_FALSE(std::filesystem::exists(file));
+  ASSERT_TRUE(exec_->cancel(JobId(107)).is_ok());
+  ASSERT_TRUE(wait_exit(JobId(107)).has_value());
+  EXPECT_FALSE(std::filesystem::exists(file)) << "a cancelled command writes no exit file";
+}
+
 TEST_F(SlurmExecutorLive, UnknownNodeIsRefused) {
   LaunchRequest r = request(104, {"true"}, {"n1"}, 1);
   r.placement[0].node = "elsewhere";
