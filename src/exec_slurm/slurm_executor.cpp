@@ -81,6 +81,13 @@ Result<slurm::SubmitRequest> SlurmExecutor::submit_request(const LaunchRequest& 
     }
     s.uid = account->pw_uid;
   }
+  // As at submit (docs/live.md, Security), again here: a job stored before may still be relaunched.
+  if (geteuid() == 0 && !options_.allow_root_jobs && (account == nullptr || account->pw_uid == 0)) {
+    return invalid_argument("job " + std::to_string(req.job.value()) + " would run as root (" +
+                            (req.user.empty() ? "no Unix account" : "account '" + req.user + "'") +
+                            ") and the daemon runs as root; create its token with --unix-user, or start "
+                            "the daemon with --allow-root-jobs");
+  }
   if (!options_.jobs_dir.empty()) {
     const std::string dir = options_.jobs_dir + "/" + std::to_string(req.job.value());
     std::error_code ec;

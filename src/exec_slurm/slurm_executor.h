@@ -19,6 +19,7 @@ struct SlurmExecutorOptions {
   Duration grace = Duration::seconds(10);  // checkpoint signal -> cancel, for preemption
   NodeMap nodes;
   Duration poll_every = Duration::millis(200);  // squeue at most this often (it costs slurmctld an RPC)
+  bool allow_root_jobs = false;  // serve --allow-root-jobs: as root, a job may run as uid 0
 };
 
 class SlurmExecutor final : public server::Executor {

@@ -40,6 +40,7 @@ class SlurmExecutorLive : public ::testing::Test {
     o.jobs_dir = dir_ + "/jobs";
     o.grace = Duration::millis(500);
     o.poll_every = Duration::millis(50);
+    o.allow_root_jobs = true;  // the tests run as root (the fixture needs it), their jobs too
     for (const char* n : {"n1", "n2", "n3", "n4"}) {
       o.nodes[std::string("spec-") + n] = {n, "h100"};
     }
