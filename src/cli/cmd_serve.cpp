@@ -289,6 +289,7 @@ Result<std::unique_ptr<server::Executor>> slurm_executor(const ServeArgs& a, con
   o.jobs_dir = a.data_dir + "/jobs";
   o.grace = Duration::from_seconds(a.grace_s);
   o.nodes = *map;
+  o.allow_root_jobs = a.allow_root_jobs;
   *map_out = std::move(*map);
   return std::unique_ptr<server::Executor>(std::make_unique<exec_slurm::SlurmExecutor>(std::move(o)));
 }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace boreas::exec_slurm {
 namespace {
@@ -32,8 +33,10 @@ std::unordered_map<uint64_t, slurm::SlurmJob> by_id(std::vector<slurm::SlurmJob>
   return out;
 }
 
-Time limit_of(const LaunchRequest& req) {
-  return req.time_limit > Duration::zero() ? req.started + req.time_limit : Time::never();
+// Slurm's start in Boreas's time: Slurm counts whole seconds, so a job started in the second of its
+// launch reads as before it; the launch is then the closer bound.
+Time slurm_start(const slurm::SlurmJob& sj, Time launched) {
+  return std::max(Time::from_seconds(sj.started_at()), launched);
 }
 
 }  // namespace
@@ -78,6 +81,13 @@ Result<slurm::SubmitRequest> SlurmExecutor::submit_request(const LaunchRequest& 
     }
     s.uid = account->pw_uid;
   }
+  // As at submit (docs/live.md, Security), again here: a job stored before may still be relaunched.
+  if (geteuid() == 0 && !options_.allow_root_jobs && (account == nullptr || account->pw_uid == 0)) {
+    return invalid_argument("job " + std::to_string(req.job.value()) + " would run as root (" +
+                            (req.user.empty() ? "no Unix account" : "account '" + req.user + "'") +
+                            ") and the daemon runs as root; create its token with --unix-user, or start "
+                            "the daemon with --allow-root-jobs");
+  }
   if (!options_.jobs_dir.empty()) {
     const std::string dir = options_.jobs_dir + "/" + std::to_string(req.job.value());
     std::error_code ec;
@@ -88,6 +98,7 @@ Result<slurm::SubmitRequest> SlurmExecutor::submit_request(const LaunchRequest& 
     }
     s.output = dir + "/stdout.log";
     s.cwd = s.cwd.empty() ? dir : s.cwd;
+    s.exit_file = exit_file(req.job);
   }
   // sbatch -o/-e as given (relative to --chdir, as Slurm reads them); '%' is Slurm's escape too,
   // so the expanded path is written with each '%' doubled.
@@ -109,11 +120,13 @@ Result<ProcessIdentity> SlurmExecutor::launch(const LaunchRequest& req) {
   if (!s.is_ok()) {
     return s.status();
   }
+  std::error_code ec;
+  std::filesystem::remove(s->exit_file, ec);  // an earlier attempt's (the job ran before a preemption)
   auto id = client_.submit(*s);
   if (!id.is_ok()) {
     return id.status();
   }
-  jobs_[req.job] = Tracked{*id, 0, limit_of(req)};
+  jobs_[req.job] = tracked(*id, 0, req);
   return ProcessIdentity{static_cast<int32_t>(*id), 0};
 }
 
@@ -166,14 +179,14 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
   const uint64_t sid = static_cast<uint64_t>(id.pid);
   auto all = client_.jobs();
   if (!all.is_ok()) {
-    jobs_[req.job] = Tracked{sid, 0, limit_of(req)};  // Slurm unreachable: poll decides later;
+    jobs_[req.job] = tracked(sid, 0, req);  // Slurm unreachable: poll decides later;
     return {true, std::nullopt};                      // calling it lost could run it twice
   }
   for (const auto& sj : *all) {
     if (sj.id != sid || sj.comment != job_comment(req.job)) {
       continue;
     }
-    Tracked t{sid, sj.restarts, limit_of(req)};
+    Tracked t = tracked(sid, sj.restarts, req);
     if (sj.finished()) {
       return {false, classify(req.job, t, sj)};
     }
@@ -184,12 +197,38 @@ AdoptOutcome SlurmExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
     jobs_[req.job] = t;
     return {true, std::nullopt};
   }
-  return {false, JobExit{req.job, ExitKind::kLost, -1}};
+  return {false, exit_from_file(req.job, tracked(sid, 0, req))};
+}
+
+std::string SlurmExecutor::exit_file(JobId job) const {
+  return options_.jobs_dir.empty() ? "" : options_.jobs_dir + "/" + std::to_string(job.value()) + "/slurm-exit";
+}
+
+// A job slurmctld no longer lists (forgotten after MinJobAge, e.g. while the daemon was down, and
+// no slurmdbd to ask): the exit file its batch script wrote when the command returned says how it
+// ended, and when (its mtime); without one the job is lost.
+JobExit SlurmExecutor::exit_from_file(JobId job, const Tracked& t) const {
+  const std::string path = exit_file(job);
+  std::ifstream in(path);
+  slurm::SlurmJob sj;
+  struct stat st {};
+  if (path.empty() || !(in >> sj.exit_code) || stat(path.c_str(), &st) != 0) {
+    return JobExit{job, ExitKind::kLost, -1};
+  }
+  sj.state = sj.exit_code == 0 ? "COMPLETED" : "FAILED";
+  sj.end_time = st.st_mtim.tv_sec;
+  return classify(job, t, sj);
 }
 
 // What Boreas asked for decides first (as in the local executor), then Slurm's final state.
 JobExit SlurmExecutor::classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const {
   JobExit e{job, ExitKind::kLost, sj.exit_code};
+  if (sj.started_at() > 0) {
+    e.started = slurm_start(sj, t.launched);
+  }
+  if (sj.end_time > 0) {
+    e.ended = Time::from_seconds(sj.end_time);
+  }
   if (t.intent == Intent::kTimeLimit) {
     e.kind = ExitKind::kTimedOut;
   } else if (t.intent == Intent::kPreempt || sj.state == "PREEMPTED") {
@@ -211,11 +250,12 @@ JobExit SlurmExecutor::classify(JobId job, const Tracked& t, const slurm::SlurmJ
 // One tracked job against Slurm's view: its exit when it has one, else escalations.
 std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::SlurmJob* sj, Time now) {
   if (sj == nullptr) {
-    return JobExit{job, ExitKind::kLost, -1};  // gone from slurmctld's memory (MinJobAge) unseen
+    return exit_from_file(job, t);  // gone from slurmctld's memory (MinJobAge) unseen
   }
   if (sj->finished()) {
     return classify(job, t, *sj);
   }
+  observe_start(job, t, *sj);
   if (sj->restarts > t.restarts && t.intent == Intent::kNone) {
     // Slurm requeued it (node failure): Boreas places it again, from its last checkpoint.
     (void)client_.cancel(t.slurm_id);
@@ -234,6 +274,27 @@ std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::
   return std::nullopt;
 }
 
+SlurmExecutor::Tracked SlurmExecutor::tracked(uint64_t slurm_id, uint32_t restarts, const LaunchRequest& req) {
+  Tracked t;
+  t.slurm_id = slurm_id;
+  t.restarts = restarts;
+  t.launched = req.started;
+  t.limit = req.time_limit;
+  return t;
+}
+
+// The first poll that finds the job running in Slurm reports Slurm's start; its time limit counts
+// from then (a job Slurm keeps pending is not timed out before it ran).
+void SlurmExecutor::observe_start(JobId job, Tracked& t, const slurm::SlurmJob& sj) {
+  if (t.start_seen || sj.started_at() == 0) {
+    return;
+  }
+  t.start_seen = true;
+  const Time at = slurm_start(sj, t.launched);
+  t.limit_at = t.limit > Duration::zero() ? at + t.limit : Time::never();
+  started_.push_back({job, at});
+}
+
 void SlurmExecutor::sweep_unrecorded(const std::vector<slurm::SlurmJob>& all) {
   std::unordered_map<uint64_t, bool> tracked;
   for (const auto& [job, t] : jobs_) {
@@ -248,6 +309,7 @@ void SlurmExecutor::sweep_unrecorded(const std::vector<slurm::SlurmJob>& all) {
 
 std::vector<JobExit> SlurmExecutor::poll(Time now) {
   std::vector<JobExit> exits;
+  started_.clear();
   if ((jobs_.empty() && swept_) || now < last_poll_ + options_.poll_every) {
     return exits;
   }

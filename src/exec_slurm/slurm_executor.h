@@ -19,6 +19,7 @@ struct SlurmExecutorOptions {
   Duration grace = Duration::seconds(10);  // checkpoint signal -> cancel, for preemption
   NodeMap nodes;
   Duration poll_every = Duration::millis(200);  // squeue at most this often (it costs slurmctld an RPC)
+  bool allow_root_jobs = false;  // serve --allow-root-jobs: as root, a job may run as uid 0
 };
 
 class SlurmExecutor final : public server::Executor {
@@ -39,6 +40,9 @@ class SlurmExecutor final : public server::Executor {
   bool spans_nodes() const override { return true; }  // one Slurm job over --nodelist
   // Released jobs Slurm keeps PENDING at the last poll, with squeue's reason ("Resources", ...).
   std::vector<server::JobWait> waiting() const override { return waiting_; }
+  // Slurm's start (squeue's start_time) of the jobs the last poll first found running: the job's
+  // start in Boreas, so `boreas jobs`, the API and the store show when Slurm ran it.
+  std::vector<server::JobStart> started() const override { return started_; }
 
   // The sbatch request for a launch (exposed for tests).
   Result<slurm::SubmitRequest> submit_request(const server::LaunchRequest& req) const;
@@ -48,8 +52,11 @@ class SlurmExecutor final : public server::Executor {
   struct Tracked {
     uint64_t slurm_id = 0;
     uint32_t restarts = 0;
-    Time limit_at = Time::never();  // started + time limit: Boreas ends it then (Slurm's --time
-                                    // counts whole minutes and serves as a backstop)
+    Time launched;                  // LaunchRequest::started: Boreas's launch (or its recorded start)
+    Duration limit;                 // the time limit; zero = none
+    bool start_seen = false;        // a poll found it running in Slurm and reported the start
+    Time limit_at = Time::never();  // Slurm's start + time limit: Boreas ends it then (Slurm's
+                                    // --time counts whole minutes and serves as a backstop)
     Intent intent = Intent::kNone;
     Time deadline = Time::never();  // preemption: when the grace ends and the job is cancelled
     bool stop_sent = false;
@@ -57,6 +64,10 @@ class SlurmExecutor final : public server::Executor {
 
   std::optional<server::JobExit> check(JobId job, Tracked& t, const slurm::SlurmJob* sj, Time now);
   server::JobExit classify(JobId job, const Tracked& t, const slurm::SlurmJob& sj) const;
+  static Tracked tracked(uint64_t slurm_id, uint32_t restarts, const server::LaunchRequest& req);
+  void observe_start(JobId job, Tracked& t, const slurm::SlurmJob& sj);
+  std::string exit_file(JobId job) const;  // <jobs_dir>/<id>/slurm-exit; empty without a jobs_dir
+  server::JobExit exit_from_file(JobId job, const Tracked& t) const;
   Result<uint64_t> slurm_id(JobId job) const;
   void sweep_unrecorded(const std::vector<slurm::SlurmJob>& all);
 
@@ -66,6 +77,7 @@ class SlurmExecutor final : public server::Executor {
   Time last_poll_ = Time::zero();
   bool swept_ = false;  // the first poll cancels held Boreas jobs no one recorded
   std::vector<server::JobWait> waiting_;
+  std::vector<server::JobStart> started_;  // first seen running by the last poll
 };
 
 // "boreas:42": the comment that marks a Slurm job as Boreas job 42.

@@ -1,6 +1,7 @@
 // The Slurm executor against the fixture cluster (tests/slurm/cluster.sh: n1..n4, 8 fake h100
 // each; ctest starts it and sets SLURM_CONF and LAB): a 2-node gang, preemption with a
-// checkpoint signal and resume elsewhere, and a node failure turned into a re-placement.
+// checkpoint signal and resume elsewhere, a node failure turned into a re-placement, time limits,
+// and Slurm's start (not the release) as the job's.
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,7 @@ class SlurmExecutorLive : public ::testing::Test {
     o.jobs_dir = dir_ + "/jobs";
     o.grace = Duration::millis(500);
     o.poll_every = Duration::millis(50);
+    o.allow_root_jobs = true;  // the tests run as root (the fixture needs it), their jobs too
     for (const char* n : {"n1", "n2", "n3", "n4"}) {
       o.nodes[std::string("spec-") + n] = {n, "h100"};
     }
@@ -195,6 +197,87 @@ TEST_F(SlurmExecutorLive, TimeLimitEndsTheJob) {
   ASSERT_TRUE(exit.has_value());
   EXPECT_EQ(exit->kind, ExitKind::kTimedOut);
   EXPECT_LT(wall() - r.started, Duration::seconds(10));
+}
+
+// A job Slurm keeps pending after its release (a job outside Boreas holds every GPU of n2): the
+// start reported is Slurm's, once it runs, not the release; its 1 s time limit counts from there,
+// so the 2 s it waited do not time it out; its exit carries Slurm's start and end.
+TEST_F(SlurmExecutorLive, SlurmsStartIsTheJobsAndItsLimitCountsFromThere) {
+  slurm::SubmitRequest busy;
+  busy.argv = {"sleep", "60"};
+  busy.node_list = {"n2"};
+  busy.gpus_per_node = 8;
+  busy.gpu_type = "h100";
+  busy.output = "/dev/null";
+  busy.hold = false;
+  auto foreign = client_.submit(busy);
+  ASSERT_TRUE(foreign.is_ok()) << foreign.status().message();
+  wait_running(*foreign);
+  LaunchRequest r = request(106, {"sleep", "60"}, {"n2"}, 1);
+  r.time_limit = Duration::seconds(1);
+  r.started = wall();
+  const uint64_t sid = launch(r);
+  const Time held_until = r.started + Duration::seconds(2);
+  while (wall() < held_until) {
+    for (const JobExit& e : exec_->poll(wall())) {
+      ADD_FAILURE() << "ended (" << server::to_string(e.kind) << ") while Slurm kept it pending";
+    }
+    EXPECT_TRUE(exec_->started().empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(client_.cancel(*foreign).is_ok());
+  const slurm::SlurmJob ran = wait_running(sid);
+  std::vector<server::JobStart> starts;
+  for (int i = 0; i < 100 && starts.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(exec_->poll(wall()).empty());
+    starts = exec_->started();
+  }
+  ASSERT_EQ(starts.size(), 1u);
+  EXPECT_EQ(starts[0].job, JobId(106));
+  EXPECT_EQ(starts[0].at, Time::from_seconds(ran.start_time));
+  EXPECT_GE(starts[0].at, Time::from_seconds(held_until.us() / 1'000'000));  // not the release
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));  // past poll_every: a real poll
+  (void)exec_->poll(wall());
+  EXPECT_TRUE(exec_->started().empty());  // reported once
+  const auto exit = wait_exit(JobId(106));
+  ASSERT_TRUE(exit.has_value());
+  EXPECT_EQ(exit->kind, ExitKind::kTimedOut);
+  ASSERT_TRUE(exit->started.has_value() && exit->ended.has_value());
+  EXPECT_EQ(*exit->started, starts[0].at);
+  EXPECT_GE(*exit->ended, *exit->started + Duration::seconds(1));
+}
+
+// A job slurmctld no longer lists (forgotten after MinJobAge while the daemon was down; no
+// slurmdbd to ask) ends as its exit file says: the batch script wrote the command's exit code.
+// Without the file it is lost; a relaunch starts without the earlier attempt's file.
+TEST_F(SlurmExecutorLive, AForgottenJobEndsAsItsExitFileSays) {
+  const LaunchRequest r = request(107, {"sh", "-c", "exit 3"}, {"n1"}, 1);
+  launch(r);
+  const auto exit = wait_exit(JobId(107));
+  ASSERT_TRUE(exit.has_value());
+  EXPECT_EQ(exit->kind, ExitKind::kFailed);
+  const std::string file = dir_ + "/jobs/107/slurm-exit";
+  std::ifstream in(file);
+  int code = -1;
+  in >> code;
+  EXPECT_EQ(code, 3);
+  // A restarted daemon adopts a Slurm job id slurmctld does not know (as after MinJobAge).
+  const server::ProcessIdentity forgotten{9'999'999, 0};
+  const server::AdoptOutcome gone = exec_->adopt(r, forgotten);
+  EXPECT_FALSE(gone.alive);
+  ASSERT_TRUE(gone.exit.has_value());
+  EXPECT_EQ(gone.exit->kind, ExitKind::kFailed);
+  EXPECT_EQ(gone.exit->exit_code, 3);
+  EXPECT_TRUE(gone.exit->ended.has_value());
+  std::filesystem::remove(file);
+  EXPECT_EQ(exec_->adopt(r, forgotten).exit->kind, ExitKind::kLost);
+  std::ofstream(file) << "0\n";
+  launch(request(107, {"sleep", "30"}, {"n1"}, 1));
+  EXPECT_FALSE(std::filesystem::exists(file));
+  ASSERT_TRUE(exec_->cancel(JobId(107)).is_ok());
+  ASSERT_TRUE(wait_exit(JobId(107)).has_value());
+  EXPECT_FALSE(std::filesystem::exists(file)) << "a cancelled command writes no exit file";
 }
 
 TEST_F(SlurmExecutorLive, UnknownNodeIsRefused) {

@@ -96,7 +96,11 @@ std::vector<std::string> sbatch_args(const SubmitRequest& req) {
   if (req.uid) {
     a.push_back("--uid=" + std::to_string(*req.uid));
   }
-  a.push_back("--wrap=" + shell_quote(req.argv));
+  std::string wrap = shell_quote(req.argv);
+  if (!req.exit_file.empty()) {
+    wrap += "; rc=$?; echo \"$rc\" > " + shell_quote({req.exit_file}) + "; exit \"$rc\"";
+  }
+  a.push_back("--wrap=" + wrap);
   return a;
 }
 

@@ -33,6 +33,9 @@ struct SubmitRequest {
   uint32_t time_limit_min = 0;         // --time; 0 = the partition's
   std::optional<uint32_t> uid;         // --uid (only root may); the job runs as that user
   bool hold = true;                    // --hold: nothing starts until release()
+  // The batch script writes the command's exit code there when the command returns (not when the
+  // script is killed), so it outlives slurmctld's memory of the job; empty = none.
+  std::string exit_file;
 };
 
 // The sbatch arguments for a request (without the program name).

@@ -31,6 +31,15 @@ TEST(SlurmClient, SbatchArgsForAPinnedHeldGang) {
   EXPECT_EQ(a.back(), "--wrap='python' 'train.py' '--lr' 'it'\\''s'");
 }
 
+// The exit code is kept in a file after the command, and is the script's own exit code too.
+TEST(SlurmClient, ExitFileAfterTheCommand) {
+  SubmitRequest r;
+  r.argv = {"sh", "-c", "exit 3"};
+  r.exit_file = "/data/jobs/7/slurm-exit";
+  EXPECT_EQ(sbatch_args(r).back(),
+            "--wrap='sh' '-c' 'exit 3'; rc=$?; echo \"$rc\" > '/data/jobs/7/slurm-exit'; exit \"$rc\"");
+}
+
 TEST(SlurmClient, UntypedGresAndNoHold) {
   SubmitRequest r;
   r.argv = {"true"};

@@ -211,6 +211,12 @@ bool SlurmJob::finished() const {
                      [this](const char* s) { return state == s; });
 }
 
+int64_t SlurmJob::started_at() const {
+  const bool running = state == "RUNNING" || state == "COMPLETING" || state == "SUSPENDED";
+  const bool ran = finished() && !(state == "CANCELLED" && end_time <= start_time);
+  return (running || ran) && start_time > 0 ? start_time : 0;
+}
+
 bool SlurmNode::in_service() const {
   static const char* const kOut[] = {"DRAIN",        "DRAINED",        "DRAINING",
                                      "FAIL",         "NOT_RESPONDING", "DOWN",

@@ -31,6 +31,10 @@ struct SlurmJob {
   uint32_t user_id = 0;
   bool held() const { return state == "PENDING" && (reason == "JobHeldUser" || reason == "JobHeldAdmin"); }
   bool finished() const;  // a terminal state: it will not run again unless requeued
+  // Slurm's accounting of the run, Unix seconds: when Slurm started it, 0 while it has not run
+  // (pending, held, or cancelled before it ran: Slurm then sets start_time to the cancel time, and
+  // a pending job's start_time is only the scheduler's guess). The end is end_time (0 until it ended).
+  int64_t started_at() const;
 };
 
 struct SlurmNode {

@@ -66,6 +66,35 @@ TEST(SlurmState, RequeuedCancelledCompleted) {
   EXPECT_GT(done.end_time, 0);
 }
 
+// squeue-held-*.json (tests/fixtures/slurm/README.md): job 1 (`sleep 4`) submitted held and
+// released 3 s later, job 2 held and cancelled before it ran, job 3 (`sleep 1`) ran at once;
+// captured while job 1 runs, then after it completed. Slurm's start is the run's, not the submit's.
+TEST(SlurmState, StartedAtIsWhenSlurmRanTheJob) {
+  auto running = parse_jobs_json(fixture("squeue-held-running.json"));
+  auto done = parse_jobs_json(fixture("squeue-held-done.json"));
+  ASSERT_TRUE(running.is_ok() && done.is_ok());
+  const SlurmJob& r1 = find(*running, 1);
+  EXPECT_EQ(r1.state, "RUNNING");
+  EXPECT_EQ(r1.comment, "boreas:7");
+  EXPECT_GE(r1.started_at() - r1.submit_time, 3);  // held 3 s before the release
+  EXPECT_EQ(r1.end_time, 0);                       // its end_time in the JSON is a time-limit guess
+  const SlurmJob& d1 = find(*done, 1);
+  EXPECT_EQ(d1.state, "COMPLETED");
+  EXPECT_EQ(d1.started_at(), r1.started_at());
+  EXPECT_EQ(d1.end_time - d1.started_at(), 4);  // sleep 4
+  // Cancelled while held: Slurm writes the cancel time as its start_time; it never ran.
+  for (const auto* jobs : {&*running, &*done}) {
+    const SlurmJob& cancelled = find(*jobs, 2);
+    EXPECT_EQ(cancelled.state, "CANCELLED");
+    EXPECT_EQ(cancelled.start_time, cancelled.end_time);
+    EXPECT_EQ(cancelled.started_at(), 0);
+  }
+  const SlurmJob& quick = find(*done, 3);
+  EXPECT_EQ(quick.started_at(), quick.start_time);
+  EXPECT_EQ(quick.end_time - quick.started_at(), 1);  // sleep 1
+  EXPECT_LT(quick.started_at(), d1.started_at());    // it ran while job 1 was still held
+}
+
 TEST(SlurmState, NodesFromRealSinfo) {
   auto nodes = parse_nodes_json(fixture("sinfo-drain.json"));
   ASSERT_TRUE(nodes.is_ok()) << nodes.status().message();

@@ -5,10 +5,13 @@
 #      completes, and every GPU of both nodes is free again;
 #   2. Slurm's own reason: a job Boreas released that Slurm keeps pending (a job outside Boreas
 #      holds the GPUs) shows squeue's reason in the API, `boreas why`, `boreas jobs` and /metrics;
-#   3. drain memory: a node Boreas drained because Slurm drained it is resumed when Slurm gives it
-#      back, also after a restart in between (not taken for an operator's drain).
+#      once it ran, its start and end are Slurm's (not the release), in the API and `boreas jobs`,
+#      and a restart keeps them;
+#   3. drain memory: a node Boreas drained because Slurm drained it (or had it down) is resumed when
+#      Slurm gives it back, also after a restart in between, or while the daemon was stopped (not
+#      taken for an operator's drain).
 source "$SRC/tests/slurm/lib.sh"
-trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs; scancel -n foreign 2>/dev/null || true; scontrol update NodeName=n4 State=RESUME 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'rc=$?; [ $rc = 0 ] || tail -20 "$WORK/serve.err" >&2 || true; stop_daemon KILL; kill_jobs; scancel -n foreign 2>/dev/null || true; scontrol update NodeName=n[3-4] State=RESUME 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 py() { python3 -c "import json,sys; j=json.load(sys.stdin); $1"; }
 job_json() { api "$ADMIN" GET "/v1/jobs/$1" | cut -d' ' -f2-; }
@@ -36,6 +39,8 @@ for _ in $(seq 100); do
 done
 [ -n "$gsid" ] || fail "Slurm never ran the gang (squeue: $(squeue -h -o '%i %k %T %r'))"
 [ "$(squeue -h -j "$gsid" -o %D)" = 2 ] || fail "Slurm job $gsid has $(squeue -h -j "$gsid" -o %D) nodes, want 2"
+# Boreas sees it running at its next squeue poll (200 ms); until then it shows "(Slurm: REASON)".
+for _ in $(seq 40); do [ "$(job_json "$gang" | py 'print("executor_wait" in j)')" = False ] && break; sleep 0.05; done
 shown=$(cli jobs -o id,nodelist | awk -v id="$gang" '$1 == id {print $2}')
 [ "$shown" = "$(job_json "$gang" | py 'print(j["node"])')" ] && [ "${shown//[^,]/}" = "," ] ||
   fail "boreas jobs shows the gang on '$shown', want both nodes"
@@ -53,7 +58,7 @@ wait_state "$ADMIN" "$gang" completed
 #    job, and Slurm keeps it pending with its own reason until the outsider is gone.
 sbatch -J foreign -N 4 --gres=gpu:h100:8 -o /dev/null --wrap 'sleep 60' >/dev/null
 for _ in $(seq 100); do [ "$(squeue -h -n foreign -o %T)" = RUNNING ] && break; sleep 0.05; done
-held=$(submit "$ADMIN" '{"command":["true"],"gpus":1}')
+held=$(submit "$ADMIN" '{"command":["sleep","2"],"gpus":1}')
 # Just released, Slurm says "None" until its scheduler has looked at the job; then its reason.
 for _ in $(seq 100); do
   sid=$(squeue -h -t pending -o '%i %k' | awk -v k="boreas:$held" '$2 == k {print $1}')
@@ -70,8 +75,23 @@ for _ in $(seq 40); do [ "$(job_json "$held" | py 'print(j.get("executor_wait"))
   fail "boreas jobs shows '$(cli jobs -o id,nodelist | grep "^ *$held ")'"
 curl -sf "$URL/metrics" | grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$reason\"} 1" ||
   fail "/metrics: $(curl -sf "$URL/metrics" | grep executor_waiting)"
+# Until Slurm runs it, its start is Boreas's launch (the release); keep it pending 2 s past that.
+released_us=$(job_json "$held" | py 'print(j["start_us"])')
+sleep "$(awk -v r="$released_us" -v now="$(date +%s.%N)" 'BEGIN { w = r / 1e6 + 2 - now; print (w > 0 ? w : 0) }')"
 scancel -n foreign
 wait_state "$ADMIN" "$held" completed
+read -r slurm_start slurm_end < <(squeue --json | py "
+s = [x for x in j['jobs'] if x['job_id'] == $sid][0]
+n = lambda v: v['number'] if isinstance(v, dict) else v
+print(n(s['start_time']), n(s['end_time']))")
+held_times() { job_json "$held" | py 'print(j["start_us"], j["end_us"])'; }
+[ "$(held_times)" = "${slurm_start}000000 ${slurm_end}000000" ] ||
+  fail "job $held has start/end $(held_times) us, want Slurm's ${slurm_start} ${slurm_end} s (released at $released_us us)"
+[ $(( slurm_start * 1000000 - released_us )) -ge 1000000 ] ||
+  fail "Slurm started job $held at ${slurm_start} s, within a second of its release at $released_us us: not kept pending"
+ran=$(( slurm_end - slurm_start ))
+[ "$(cli jobs --all -o id,time | awk -v id="$held" '$1 == id {print $2}')" = "$(printf '%d:%02d' $((ran / 60)) $((ran % 60)))" ] ||
+  fail "boreas jobs shows TIME '$(cli jobs --all -o id,time | grep "^ *$held ")', want Slurm's $ran s"
 
 # 3. Slurm drains n4 (leaf2-r00-n01): drained in Boreas by the watcher; the daemon restarts; Slurm
 #    gives n4 back: Boreas resumes it, and does not carry a drain into Slurm as an operator's.
@@ -80,10 +100,21 @@ wait_drained leaf2-r00-n01 true
 stop_daemon
 start_daemon --executor slurm
 [ "$(node_drained leaf2-r00-n01)" = true ] || fail "the drain was not kept across the restart"
+[ "$(held_times)" = "${slurm_start}000000 ${slurm_end}000000" ] || fail "after a restart job $held has start/end $(held_times)"
 scontrol update NodeName=n4 State=RESUME
 wait_drained leaf2-r00-n01 false
 sleep 1.2  # one more watcher pass: it must not drain n4 in Slurm as an operator's drain
 [ "$(slurm_reason n4)" = none ] || fail "Slurm's reason for n4 is '$(slurm_reason n4)' after it came back, want none"
+# And when Slurm has n3 down (and drained) and gives it back while the daemon is stopped: resumed at
+# the start.
+scontrol update NodeName=n3 State=DRAIN Reason="serve_gang test"  # else DOWN ends at slurmd's next
+scontrol update NodeName=n3 State=DOWN Reason="serve_gang test"   # registration (ReturnToService=2)
+wait_drained leaf2-r00-n00 true
+stop_daemon
+scontrol update NodeName=n3 State=RESUME
+start_daemon --executor slurm
+wait_drained leaf2-r00-n00 false
 echo "slurm serve_gang: ok — 16 GPUs on $nodes as Slurm job $gsid, adopted after kill -9, all" \
-  "32 GPUs free after; Slurm's reason '$reason' shown; a Slurm drain resumed after a restart"
+  "32 GPUs free after; Slurm's reason '$reason' shown, then Slurm's start ($(( slurm_start - released_us / 1000000 )) s" \
+  "after the release) and end; Slurm's drain and down resumed across restarts"
 stop_daemon

@@ -91,6 +91,7 @@ void Controller::tick() {
   for (const JobExit& e : executor_.poll(config_.clock())) {
     apply_exit(e);
   }
+  apply_starts();
   apply_waits();
   if (wake_ && config_.clock() >= *wake_) {
     wake_.reset();

@@ -184,6 +184,8 @@ class Controller {
   void launch_all(std::vector<LiveJob*>& starting);
   void apply_exit(const JobExit& e);
   void apply_waits();
+  void apply_starts();
+  bool take_executor_start(LiveJob& job, Time at);
   void fail_or_restart(LiveJob& job, const std::string& what);
   std::vector<JobExit> reconcile();
   LaunchRequest launch_request(const LiveJob& job) const;

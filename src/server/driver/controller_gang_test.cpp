@@ -42,11 +42,23 @@ class FakeSpanningExecutor final : public Executor {
     std::lock_guard lock(mu_);
     return waits_;
   }
+  std::vector<JobStart> started() const override {
+    std::lock_guard lock(mu_);
+    return starts_;
+  }
 
   Status end(JobId job, ExitKind kind, int32_t code) {
     std::lock_guard lock(mu_);
     exits_.push_back({job, kind, code});
     return Status::ok();
+  }
+  void end_at(JobId job, Time started, Time ended) {
+    std::lock_guard lock(mu_);
+    exits_.push_back({job, ExitKind::kCompleted, 0, started, ended});
+  }
+  void set_starts(std::vector<JobStart> s) {
+    std::lock_guard lock(mu_);
+    starts_ = std::move(s);
   }
   void set_waits(std::vector<JobWait> w) {
     std::lock_guard lock(mu_);
@@ -63,6 +75,7 @@ class FakeSpanningExecutor final : public Executor {
   std::vector<LaunchRequest> launched_;
   std::vector<JobExit> exits_;
   std::vector<JobWait> waits_;
+  std::vector<JobStart> starts_;
 };
 
 class GangTest : public ::testing::Test {
@@ -191,6 +204,36 @@ TEST_F(GangTest, TheExecutorsOwnReasonIsShownWhileItKeepsAJobPending) {
   EXPECT_EQ(j.reason, "running");
   ctl_->refresh_metrics();
   EXPECT_EQ(metrics_.render().find("boreas_executor_waiting_jobs{"), std::string::npos);
+}
+
+// The executor's own times (Slurm's start_time and end_time) are the job's: a start later than the
+// launch replaces it (an earlier one cannot), is stored and kept by a restart; the exit's end is the
+// job's end, and its time run is end - start.
+TEST_F(GangTest, TheExecutorsStartAndEndAreTheJobs) {
+  open(true);
+  const JobId id = ctl_->submit("alice", gang(8))->id;
+  const Time launched = await(id, running).start;
+  const Time slurm_start = launched + Duration::millis(30);
+  executor_->set_starts({{id, launched - Duration::seconds(1)}});  // before its launch: ignored
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(ctl_->job(id)->start, launched);
+  executor_->set_starts({{id, slurm_start}});
+  await(id, [&](const LiveJob& x) { return x.start == slurm_start; });
+
+  restart(true);  // stored: the adopted job keeps Slurm's start
+  EXPECT_EQ(ctl_->job(id)->start, slurm_start);
+  const Time slurm_end = slurm_start + Duration::millis(40);
+  while (wall_clock() <= slurm_end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  executor_->end_at(id, slurm_start, slurm_end);
+  const LiveJob done = await(id, [](const LiveJob& x) { return x.state == JobState::kCompleted; });
+  EXPECT_EQ(done.start, slurm_start);
+  EXPECT_EQ(done.end, slurm_end);
+  EXPECT_EQ(done.ran, Duration::millis(40));
+  const nlohmann::json shown = job_to_json(done, ctl_->node_names(done));
+  EXPECT_EQ(shown["start_us"], slurm_start.us());
+  EXPECT_EQ(shown["end_us"], slurm_end.us());
 }
 
 // The store's allocation column: one node reads as before gangs; a gang lists its nodes; text that

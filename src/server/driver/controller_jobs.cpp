@@ -271,6 +271,27 @@ void Controller::apply_waits() {
   }
 }
 
+// Starts the executor's own scheduler reports (Slurm's start_time) replace the launch time as the
+// job's start, and are stored, so `boreas jobs`, the API and a restarted daemon show when it ran.
+void Controller::apply_starts() {
+  for (const JobStart& s : executor_.started()) {
+    LiveJob* j = find(s.job);
+    if (j != nullptr && j->state == JobState::kRunning && take_executor_start(*j, s.at)) {
+      (void)write_async({update_job_row(*j, config_.clock())});
+    }
+  }
+}
+
+// Never earlier than the launch: the GPUs were the job's from then, and its start can only move later.
+bool Controller::take_executor_start(LiveJob& job, Time at) {
+  if (at <= job.start) {
+    return false;
+  }
+  note("job.executor_started", {{"job", job.id.value()}, {"start_us", at.us()}, {"after_launch_us", (at - job.start).us()}});
+  job.start = at;
+  return true;
+}
+
 // The job's restart policy decides: back to the queue (keeping its submit time, so its place in
 // line) while restarts are left, else failed.
 void Controller::fail_or_restart(LiveJob& job, const std::string& what) {
@@ -294,8 +315,13 @@ void Controller::apply_exit(const JobExit& e) {
   }
   const std::vector<JobNode> was = j->placement;
   const Time now = config_.clock();
+  if (e.started && j->state == JobState::kRunning) {
+    take_executor_start(*j, *e.started);
+  }
+  // The executor's end (Slurm's end_time), else when the daemon sees the exit.
+  const Time end = e.ended ? std::max(std::min(*e.ended, now), j->start) : now;
   if (j->state == JobState::kRunning && e.kind != ExitKind::kNeverRan) {
-    j->ran += now - j->start;  // ends when the daemon sees the exit
+    j->ran += end - j->start;
   }
   j->exit_code = e.exit_code;
   j->process = {};
@@ -321,7 +347,7 @@ void Controller::apply_exit(const JobExit& e) {
       break;
   }
   if (is_terminal(j->state)) {
-    j->end = now;  // the allocation stays on record: where it ran
+    j->end = end;  // the allocation stays on record: where it ran
   } else {
     j->placement.clear();
   }

@@ -58,6 +58,17 @@ struct JobExit {
   JobId job;
   ExitKind kind = ExitKind::kLost;
   int32_t exit_code = -1;  // the command's exit code, 128+signal when killed, -1 when unknown
+  // Executors with a scheduler of their own (Slurm) report when it ran the job and when it ended;
+  // unset: unknown, the controller uses its own clock (launch and the poll that saw the exit).
+  std::optional<Time> started = std::nullopt;
+  std::optional<Time> ended = std::nullopt;
+};
+
+// A released job the executor's own scheduler started (Slurm: squeue's start_time once the job
+// runs), first seen at the executor's last poll; the controller takes it as the job's start.
+struct JobStart {
+  JobId job;
+  Time at;
 };
 
 // What became of a job recorded as running by an earlier daemon.
@@ -93,6 +104,9 @@ class Executor {
   virtual bool spans_nodes() const { return false; }
   // Released jobs that do not run yet (executors with a scheduler of their own); none by default.
   virtual std::vector<JobWait> waiting() const { return {}; }
+  // Jobs its own scheduler started since the poll before the last; none by default (the launch
+  // is the start).
+  virtual std::vector<JobStart> started() const { return {}; }
 };
 
 }  // namespace boreas::server
