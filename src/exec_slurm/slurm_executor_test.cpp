@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "server/test_util.h"
+#include "server/testing/test_util.h"
 
 namespace boreas::exec_slurm {
 namespace {
