@@ -13,17 +13,18 @@ py() { python3 -c "import json,sys; j=json.load(sys.stdin); $1"; }
 job_json() { api "$ADMIN" GET "/v1/jobs/$1" | cut -d' ' -f2-; }
 cli() { BOREAS_SERVER=$URL BOREAS_TOKEN=$ADMIN "$BOREAS" "$@"; }
 
-# job.sh DIR: 30 steps of 0.1 s, the step saved after each (its checkpoint); SIGUSR1: save, stop.
+# job.sh DIR: 50 steps of 0.1 s, the step saved after each (its checkpoint); SIGUSR1: save, stop.
+# 50 steps and a 20 s wait for a step: a checkpoint must land before the job ends on a loaded machine.
 cat >"$WORK/job.sh" <<'JOB'
 d=$1
 step=$(cat "$d/ckpt" 2>/dev/null || echo 0)
 echo "start $step $SLURM_JOB_NODELIST" >>"$d/log"
 trap 'echo $step >"$d/ckpt"; echo "usr1 $step" >>"$d/log"; exit 0' USR1
-while [ "$step" -lt 30 ]; do sleep 0.1 & wait $!; step=$((step + 1)); echo $step >"$d/ckpt"; done
+while [ "$step" -lt 50 ]; do sleep 0.1 & wait $!; step=$((step + 1)); echo $step >"$d/ckpt"; done
 echo "done $step" >>"$d/log"
 JOB
 at_step() {  # at_step DIR N: wait until the job saved step N or later
-  for _ in $(seq 100); do [ "$(cat "$1/ckpt" 2>/dev/null || echo 0)" -ge "$2" ] && return 0; sleep 0.05; done
+  for _ in $(seq 400); do [ "$(cat "$1/ckpt" 2>/dev/null || echo 0)" -ge "$2" ] && return 0; sleep 0.05; done
   fail "the job in $1 never reached step $2 (log: $(cat "$1/log" 2>/dev/null))"
 }
 starts() { grep '^start ' "$1/log" | cut -d' ' -f2- | tr '\n' ';'; }
@@ -44,7 +45,7 @@ saved=$(sed -n 's/^usr1 //p' "$WORK/a/log")
 read -r first second <<<"$(starts "$WORK/a" | tr ';' '\n' | cut -d' ' -f1 | tr '\n' ' ')"
 [ "$first" = 0 ] && [ "$second" = "$saved" ] && [ "$saved" -ge 5 ] ||
   fail "job $a started at steps '$(starts "$WORK/a")', want 0 then the saved $saved (>= 5)"
-[ "$(tail -1 "$WORK/a/log")" = "done 30" ] || fail "job $a ended with '$(tail -1 "$WORK/a/log")'"
+[ "$(tail -1 "$WORK/a/log")" = "done 50" ] || fail "job $a ended with '$(tail -1 "$WORK/a/log")'"
 [ "$(job_json "$a" | py 'print(j["attempts"])')" = 2 ] || fail "job $a: $(job_json "$a")"
 
 # 2. Node failure: an 8-GPU job takes a whole node; Slurm has that node down.
@@ -62,7 +63,7 @@ read -r s1 s2 <<<"$(starts "$WORK/b" | tr ';' '\n' | cut -d' ' -f1 | tr '\n' ' '
 read -r n1 n2 <<<"$(starts "$WORK/b" | tr ';' '\n' | cut -d' ' -f2 | tr '\n' ' ')"
 [ "$s1" = 0 ] && [ "$s2" -ge 5 ] && [ "$n1" = "$down" ] && [ -n "$n2" ] && [ "$n2" != "$down" ] ||
   fail "job $b started at '$(starts "$WORK/b")', want step 0 on $down, then its checkpoint (>= 5) elsewhere"
-[ "$(tail -1 "$WORK/b/log")" = "done 30" ] || fail "job $b ended with '$(tail -1 "$WORK/b/log")'"
+[ "$(tail -1 "$WORK/b/log")" = "done 50" ] || fail "job $b ended with '$(tail -1 "$WORK/b/log")'"
 [ "$(job_json "$b" | py 'print(j["node"] != "'"$spec_node"'")')" = True ] || fail "job $b still shows $spec_node"
 scontrol update NodeName="$down" State=RESUME
 wait_drained "$spec_node" false
