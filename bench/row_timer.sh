@@ -1,0 +1,18 @@
+# Sourced by bench/quota_rows.sh and bench/policy_rows.sh: row NAME ARGS... times `$bin sim
+# --cluster $cluster --trace $trace --out $out/NAME ARGS...` $runs times (when NAME matches the
+# regex $only) and prints the median user+sys CPU seconds, each run's CPU and peak RSS, and the
+# load average at the end. The sim's outputs of the last run stay in $out/NAME.
+row() {
+  local name=$1; shift
+  [[ $name =~ $only ]] || return 0
+  local times=()
+  for _ in $(seq "$runs"); do
+    rm -rf "${out:?}/$name"
+    /usr/bin/time -o "$out/time" -f "%U %S %M" "$bin" sim --cluster "$cluster" --trace "$trace" --out "$out/$name" "$@" \
+      >/dev/null 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }
+    times+=("$(tail -1 "$out/time" | awk '{printf "%.2f %d", $1 + $2, $3 / 1024}')")
+  done
+  printf '%-32s %s   (cpu_s rss_mib per run: %s; load %s)\n' "$name" \
+    "$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)] " s"}')" \
+    "$(IFS=,; echo "${times[*]}")" "$(cut -d' ' -f1 /proc/loadavg)"
+}
