@@ -7,16 +7,9 @@
 # byte for byte (bench/compare_rows.sh); ROWS is a regex over the row names (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/boreas}
-out=${2:-/tmp/boreas-policy-rows}
-runs=${3:-3}
-only=${4:-.}
-cluster=examples/clusters/philly.yaml
-trace=data/traces/philly-sia/philly.csv.gz
-vcs=examples/queues/philly-vcs.yaml
-mkdir -p "$out"
 # shellcheck source=bench/row_timer.sh
 . bench/row_timer.sh
+rows_args /tmp/boreas-policy-rows "$@"
 policies=$("$bin" sim --help | sed -n 's/.*comma-separated policies: //p' | tr ',' ' ')
 placements=$("$bin" sim --help | sed -n 's/.*--placement TEXT *\([a-z| -]*\)(default.*/\1/p' | tr -d '|')
 for policy in $policies; do

@@ -7,17 +7,10 @@
 # binaries can be compared byte for byte; ROWS is a regex over the row names (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/boreas}
-out=${2:-/tmp/boreas-quota-rows}
-runs=${3:-3}
-only=${4:-.}
-cluster=examples/clusters/philly.yaml
-trace=data/traces/philly-sia/philly.csv.gz
-vcs=examples/queues/philly-vcs.yaml
 demo=(--production-fraction 0.1 --physics all --placement pack)
-mkdir -p "$out"
 # shellcheck source=bench/row_timer.sh
 . bench/row_timer.sh
+rows_args /tmp/boreas-quota-rows "$@"
 row fifo-queues --policy fifo --queues $vcs
 row boreas-queues --policy boreas --queues $vcs
 row fifo-demo --policy fifo --queues $vcs "${demo[@]}"

@@ -1,4 +1,18 @@
-# Sourced by bench/quota_rows.sh and bench/policy_rows.sh: row NAME ARGS... times `$bin sim
+# Sourced by bench/quota_rows.sh and bench/policy_rows.sh (from the repository root).
+# rows_args DEFAULT_OUT [BOREAS] [OUTDIR] [RUNS] [ROWS] sets bin, out, runs and only from the
+# script's arguments, and cluster, trace and vcs to full Philly with its virtual clusters.
+rows_args() {
+  bin=${2:-build/boreas}
+  out=${3:-$1}
+  runs=${4:-3}
+  only=${5:-.}
+  cluster=examples/clusters/philly.yaml
+  trace=data/traces/philly-sia/philly.csv.gz
+  vcs=examples/queues/philly-vcs.yaml
+  mkdir -p "$out"
+}
+
+# row NAME ARGS... times `$bin sim
 # --cluster $cluster --trace $trace --out $out/NAME ARGS...` $runs times (when NAME matches the
 # regex $only) and prints the median user+sys CPU seconds, each run's CPU and peak RSS, and the
 # load average at the end. The sim's outputs of the last run stay in $out/NAME.
