@@ -7,29 +7,10 @@
 # binaries can be compared byte for byte; ROWS is a regex over the row names (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/boreas}
-out=${2:-/tmp/boreas-quota-rows}
-runs=${3:-3}
-only=${4:-.}
-cluster=examples/clusters/philly.yaml
-trace=data/traces/philly-sia/philly.csv.gz
-vcs=examples/queues/philly-vcs.yaml
 demo=(--production-fraction 0.1 --physics all --placement pack)
-mkdir -p "$out"
-row() {
-  local name=$1; shift
-  [[ $name =~ $only ]] || return 0
-  local times=()
-  for _ in $(seq "$runs"); do
-    rm -rf "$out/$name"
-    /usr/bin/time -o "$out/time" -f "%U %S %M" "$bin" sim --cluster $cluster --trace $trace --out "$out/$name" "$@" \
-      >/dev/null 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }
-    times+=("$(tail -1 "$out/time" | awk '{printf "%.2f %d", $1 + $2, $3 / 1024}')")
-  done
-  printf '%-24s %s   (cpu_s rss_mib per run: %s)\n' "$name" \
-    "$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)] " s"}')" \
-    "$(IFS=,; echo "${times[*]}")"
-}
+# shellcheck source=bench/row_timer.sh
+. bench/row_timer.sh
+rows_args /tmp/boreas-quota-rows "$@"
 row fifo-queues --policy fifo --queues $vcs
 row boreas-queues --policy boreas --queues $vcs
 row fifo-demo --policy fifo --queues $vcs "${demo[@]}"

@@ -17,8 +17,22 @@ class GittinsTable {
   // P(S − a ≤ Δ | S > a) / E[min(S − a, Δ) | S > a]: the chance of finishing within the next Δ per
   // unit of service spent. 0 when no completed job ran longer than `attained`.
   double index(int64_t attained, int64_t delta);
+  // Where one job's last index() read the table: a running job's attained service only grows and
+  // its cap (attained + Δ) stays at its queue's ceiling, so the next read walks on from there.
+  struct Cursor {
+    uint64_t version = 0;  // 0 = never read
+    int64_t attained = 0;
+    int64_t cap = 0;
+    int64_t lo = 0;
+    int64_t hi = 0;
+  };
+  // index(attained, delta), the same value, resumed from `cursor` (and moved on).
+  double index(int64_t attained, int64_t delta, Cursor& cursor);
 
  private:
+  int64_t upper_from(int64_t from, int64_t value) const;
+  double index_at(int64_t attained, int64_t delta, int64_t lo, int64_t hi) const;
+  uint64_t version_ = 1;  // bumped by every refresh that merges
   std::vector<int64_t> sorted_;
   std::vector<double> prefix_;    // prefix_[i] = Σ sorted_[0..i)
   std::vector<int64_t> pending_;  // samples not yet merged (merged in batches: amortized O(log n))

@@ -147,12 +147,7 @@ const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(
   if (order_->running_keys_stable()) {
     return running_set_.items();
   }
-  running_.clear();
-  for (JobId j : view.running()) {
-    running_.push_back(Ranked{order_->key(j, view), j});
-  }
-  std::sort(running_.begin(), running_.end());
-  return running_;
+  return running_.rank(view.running(), view.job_count(), [&](JobId j) { return order_->key(j, view); });
 }
 
 // A running job no plan may preempt: not preemptible, or at the preemption cap.

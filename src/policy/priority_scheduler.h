@@ -85,6 +85,31 @@ class PriorityScheduler final : public Scheduler {
     std::vector<uint8_t> in_;
   };
 
+  // Running jobs in rank order when their keys move every round (srtf, gittins): the last round's
+  // order, re-keyed, is nearly sorted — keys move with service, mostly together — so an insertion
+  // sort from it costs O(running + pairs that crossed) instead of a full sort. Exact: (key, job) is
+  // a strict order, so every sort gives the same result.
+  class RunningOrder {
+   public:
+    // `key(job)` is called once per running job.
+    template <typename KeyOf>
+    const std::vector<Ranked>& rank(std::span<const JobId> running, size_t jobs, KeyOf&& key) {
+      carry_over(running, jobs);
+      for (Ranked& r : items_) {
+        r.key = key(r.job);
+      }
+      settle();
+      return items_;
+    }
+
+   private:
+    void carry_over(std::span<const JobId> running, size_t jobs);
+    void settle();
+    std::vector<Ranked> items_;  // the last round's order, then this round's
+    std::vector<uint64_t> mark_;  // by job: the round it was last seen running
+    uint64_t round_ = 0;
+  };
+
  private:
   void sync_pending(const state::ClusterView& view);
   void rekey_pending(const state::ClusterView& view);
@@ -125,7 +150,7 @@ class PriorityScheduler final : public Scheduler {
   uint64_t state_instance_ = 0;  // the state whose journal was read up to journal_seen_
   size_t journal_seen_ = 0;
   uint64_t epoch_ = 0;
-  std::vector<Ranked> running_;  // re-ranked every full round: running keys move with service
+  RunningOrder running_;  // re-ranked every full round: running keys move with service
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
 };
 

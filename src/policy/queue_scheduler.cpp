@@ -37,7 +37,7 @@ Plan QueueScheduler::schedule(const state::ClusterView& view) {
     }
     if (reservation) {
       if (may_backfill(job, *reservation, view) && try_start(job, scratch, plan) &&
-          view.now() + limit_of(view.spec(job)) > reservation->shadow) {
+          view.now() + limit_of(job, view) > reservation->shadow) {
         reservation->extra -= view.spec(job).gpus;
       }
       continue;
@@ -60,6 +60,17 @@ Duration QueueScheduler::limit_of(const JobSpec& job) const {
   return Duration::micros(std::llround(static_cast<double>(job.duration.us()) * time_limit_factor_));
 }
 
+Duration QueueScheduler::limit_of(JobId job, const state::ClusterView& view) const {
+  if (limit_us_.size() < view.job_count()) {
+    limit_us_.resize(view.job_count(), -1);
+  }
+  int64_t& limit = limit_us_[job.value()];
+  if (limit < 0) {
+    limit = limit_of(view.spec(job)).us();
+  }
+  return Duration::micros(limit);
+}
+
 // EASY's shadow time: walk running jobs (and those started this round) by expected end until
 // enough GPUs are free for the head job.
 QueueScheduler::Reservation QueueScheduler::reserve(JobId head, const Scratch& scratch,
@@ -67,7 +78,7 @@ QueueScheduler::Reservation QueueScheduler::reserve(JobId head, const Scratch& s
   const auto& view = scratch.view();
   std::vector<std::pair<Time, uint32_t>> ends;
   auto expected_end = [&](JobId j) {
-    const Duration left = limit_of(view.spec(j)) - view.work_done(j);
+    const Duration left = limit_of(j, view) - view.work_done(j);
     return view.now() + std::max(left, Duration::micros(1));
   };
   for (JobId j : view.running()) {
@@ -89,8 +100,7 @@ QueueScheduler::Reservation QueueScheduler::reserve(JobId head, const Scratch& s
 }
 
 bool QueueScheduler::may_backfill(JobId job, Reservation& r, const state::ClusterView& view) const {
-  const JobSpec& spec = view.spec(job);
-  return view.now() + limit_of(spec) <= r.shadow || spec.gpus <= r.extra;
+  return view.now() + limit_of(job, view) <= r.shadow || view.spec(job).gpus <= r.extra;
 }
 
 }  // namespace boreas::policy

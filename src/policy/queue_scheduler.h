@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "policy/placement.h"
 #include "policy/scheduler.h"
@@ -33,6 +34,7 @@ class QueueScheduler final : public Scheduler {
   };
   bool try_start(JobId job, Scratch& scratch, Plan& plan);
   Duration limit_of(const JobSpec& job) const;
+  Duration limit_of(JobId job, const state::ClusterView& view) const;
   Reservation reserve(JobId head, const Scratch& scratch, const Plan& plan) const;
   bool may_backfill(JobId job, Reservation& r, const state::ClusterView& view) const;
 
@@ -41,6 +43,9 @@ class QueueScheduler final : public Scheduler {
   std::unique_ptr<Placement> placement_;
   std::unique_ptr<Admission> admission_;
   double time_limit_factor_;
+  // Each job's limit in µs, computed once (a spec does not change); -1 = not yet. Backfilling
+  // reads it for every waiting job in every round that holds a reservation.
+  mutable std::vector<int64_t> limit_us_;
 };
 
 }  // namespace boreas::policy

@@ -258,6 +258,7 @@ class GittinsOrder final : public PriorityOrder {
     }
     const bool promoted = levels_.update(view);
     epoch_ += (table_.refresh() || promoted) ? 1 : 0;
+    cursors_.resize(std::max(cursors_.size(), view.job_count()));
   }
   uint64_t pending_key_epoch() const override { return epoch_; }
   // Higher index first; until a job has completed, fall back to LAS order.
@@ -270,7 +271,8 @@ class GittinsOrder final : public PriorityOrder {
     const int64_t attained = view.attained_gpu_us(job);
     const int64_t ceiling = levels_.ceiling_us(job);
     const int64_t delta = ceiling < 0 ? std::numeric_limits<int64_t>::max() / 4 : ceiling - attained;
-    return SortKey{-table_.index(attained, std::max<int64_t>(delta, 1)), pending ? 1 : 0, levels_.entry(job)};
+    const double index = table_.index(attained, std::max<int64_t>(delta, 1), cursors_[job.value()]);
+    return SortKey{-index, pending ? 1 : 0, levels_.entry(job)};
   }
   std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan) override {
     return levels_.next_demotion(view, plan);
@@ -279,6 +281,7 @@ class GittinsOrder final : public PriorityOrder {
  private:
   ServiceLevels levels_;
   GittinsTable table_;
+  std::vector<GittinsTable::Cursor> cursors_;  // by job
   size_t seen_ = 0;
   uint64_t epoch_ = 0;
 };

@@ -1,0 +1,51 @@
+// PriorityScheduler::RunningOrder: the last round's order of running jobs, re-keyed and settled by
+// an insertion sort (linear when few pairs crossed; a full sort once too many have).
+
+#include <algorithm>
+
+#include "policy/priority_scheduler.h"
+
+namespace boreas::policy {
+
+// Keeps the jobs still running in last round's order, then appends the ones started since.
+void PriorityScheduler::RunningOrder::carry_over(std::span<const JobId> running, size_t jobs) {
+  if (mark_.size() < jobs) {
+    mark_.resize(jobs, 0);
+  }
+  ++round_;
+  for (JobId j : running) {
+    mark_[j.value()] = round_;
+  }
+  std::erase_if(items_, [&](const Ranked& r) {
+    const bool kept = mark_[r.job.value()] == round_;
+    mark_[r.job.value()] = 0;  // seen: not appended again below
+    return !kept;
+  });
+  for (JobId j : running) {
+    if (mark_[j.value()] == round_) {
+      items_.push_back(Ranked{SortKey{}, j});
+    }
+  }
+}
+
+// Insertion sort while the moves stay within a few per job; past that, std::sort the rest of the
+// way (both end in the one order (key, job) defines).
+void PriorityScheduler::RunningOrder::settle() {
+  size_t budget = 8 * items_.size() + 64;
+  for (size_t i = 1; i < items_.size(); ++i) {
+    const Ranked item = items_[i];
+    size_t k = i;
+    for (; k > 0 && item < items_[k - 1]; --k) {
+      items_[k] = items_[k - 1];
+    }
+    items_[k] = item;
+    const size_t moves = i - k;
+    if (moves > budget) {
+      std::sort(items_.begin(), items_.end());
+      return;
+    }
+    budget -= moves;
+  }
+}
+
+}  // namespace boreas::policy
