@@ -2,7 +2,7 @@
 // The physical models of src/models/ applied inside the engine (docs/models.md, "Engine
 // integration"): job rates from throughput × placement efficiency × gang clock, GPU and rack power,
 // per-GPU RC temperatures advanced in closed form per rack, throttle onsets as events, energy,
-// throttled GPU-hours, checkpoint overhead and per-queue cost. Failures live in sim/faults.h.
+// throttled GPU-hours, checkpoint overhead and per-queue cost. Failures and spot reclaims live in sim/faults.h.
 
 #include <algorithm>
 #include <cstdint>
