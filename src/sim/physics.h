@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -142,6 +143,9 @@ class Physics {
   // Flushes racks and costs of still-running jobs at the end of the run.
   PhysicsTotals finish(Time t);
   PhysicsTotals& totals() { return totals_; }
+  // The per-GPU activity and queue kept on start and stop, checked against the GPUs' owners now
+  // (tests): an error names the first GPU whose kept value differs.
+  Status check_gpu_loads() const;
   const PhysicsOptions& options() const { return options_; }
 
  private:
@@ -157,7 +161,9 @@ class Physics {
   void advance_rack(uint32_t rack, Time t);
   void refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed);
   uint32_t gpu_rack(GpuId gpu) const;
-  double activity(GpuId gpu) const;
+  double activity(GpuId gpu) const { return gpu_act_[gpu.value()]; }
+  double owner_activity(GpuId gpu) const;  // from the owner's spec: what gpu_act_ keeps
+  void set_gpu_loads(std::span<const GpuId> gpus, JobId owner);  // owner invalid: idle
   double gpu_power(uint32_t gpu, double act) const;
   double gpu_power(const GpuType& type, uint32_t gpu, double act) const;
   // Thermal clock and the zone's and rack's power-cap clocks together: the lowest wins.
@@ -168,7 +174,8 @@ class Physics {
                  std::vector<JobId>& changed);
   void enforce_zone_cap(uint32_t zone, Time t, std::vector<JobId>& changed);
   void enforce_rack_cap(uint32_t rack, Time t, std::vector<JobId>& changed);
-  void node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt, double* out) const;
+  // keep = exp(−dt/τ) of the node's RC (decay()), shared by the nodes of one RC in a rack.
+  void node_temps(const Node& node, const models::Rc& rc, double inlet_c, double keep, double* out) const;
   double placement_factor(JobId job) const;
   uint32_t reference_type(const JobSpec& spec) const;
   void charge_run(JobId job, std::span<const GpuId> gpus, Time t);
@@ -190,6 +197,11 @@ class Physics {
   std::vector<uint32_t> rack_version_;
   std::vector<double> zone_power_w_;
   std::vector<double> activity_scratch_;  // refresh_rack's per-GPU activities, reused
+  // Per GPU, kept by on_start and on_stop instead of looked up through the owner and its spec on
+  // every rack pass: the owner's activity (0: idle) and queue symbol index (kIdleQueue: idle).
+  std::vector<double> gpu_act_;
+  std::vector<uint32_t> gpu_queue_;
+  static constexpr uint32_t kIdleQueue = std::numeric_limits<uint32_t>::max();
   std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
   std::vector<double> rack_cap_clock_;  // 1 = the rack's cap does not bind
   std::vector<uint32_t> gpu_zone_;

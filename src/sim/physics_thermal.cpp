@@ -11,6 +11,38 @@ namespace boreas::sim {
 namespace {
 constexpr double kOnsetSlackC = 0.01;  // event times are rounded to µs: "reached" within this
 constexpr double kJoulesPerKwh = 3.6e6;
+// exp(−x) is 0 for x past ≈ 745.13 (below half the least subnormal); glibc gets there through a
+// slow underflow path, so decay() returns the 0 itself.
+constexpr double kExpUnderflow = 746.0;
+
+// exp(−dt/τ), the share of the distance to the steady state left after dt; τ 0: no power model.
+double decay(double tau, Duration dt) {
+  if (tau <= 0) {
+    return 0.0;
+  }
+  const double x = dt.to_seconds() / tau;
+  return x > kExpUnderflow ? 0.0 : std::exp(-x);
+}
+
+// decay() for one dt across the nodes of a rack, computed once per distinct τ in a row (a rack's
+// nodes mostly share one GPU type and cooling).
+class Decay {
+ public:
+  explicit Decay(Duration dt) : dt_(dt) {}
+  double of(const models::Rc& rc) {
+    const double tau = rc.tau_s();
+    if (tau != tau_) {
+      tau_ = tau;
+      keep_ = decay(tau, dt_);
+    }
+    return keep_;
+  }
+
+ private:
+  Duration dt_;
+  double tau_ = -1;
+  double keep_ = 0;
+};
 }  // namespace
 
 double Physics::gpu_power(uint32_t gpu, double act) const {
@@ -28,10 +60,8 @@ double Physics::gpu_power(const GpuType& type, uint32_t gpu, double act) const {
 }
 
 // Closed-form RC step for every GPU of a node at once: one exp per node, not per GPU.
-void Physics::node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt,
+void Physics::node_temps(const Node& node, const models::Rc& rc, double inlet_c, double keep,
                          double* out) const {
-  const double tau = rc.tau_s();
-  const double keep = tau > 0 ? std::exp(-dt.to_seconds() / tau) : 0.0;  // tau 0: no power model
   for (uint32_t i = 0; i < node.gpu_count; ++i) {
     const uint32_t g = node.first_gpu + i;
     const double steady = inlet_c + power_w_[g] * rc.r_c_per_w;
@@ -63,6 +93,8 @@ void Physics::init_thermal() {
   zone_power_w_.assign(cluster_.zones.size(), 0);
   zone_cap_clock_.assign(cluster_.zones.size(), 1.0);
   rack_cap_clock_.assign(cluster_.racks.size(), 1.0);
+  gpu_act_.assign(gpus, 0.0);
+  gpu_queue_.assign(gpus, kIdleQueue);
   gpu_zone_.assign(gpus, 0);
   gpu_rack_.assign(gpus, 0);
   for (const Node& node : cluster_.nodes) {
@@ -126,16 +158,18 @@ void Physics::advance_rack(uint32_t rack, Time t) {
   }
   const Duration dt = t - rack_time_[rack];
   const double pue = cluster_.zones[cluster_.racks[rack].zone.value()].pue;
+  const bool energy = options_.on.energy();
+  Decay decay(dt);
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     if (node.gpu_count > 0) {
-      node_temps(node, node_rc_[n.value()], rack_inlet_c_[rack], dt, &temp_c_[node.first_gpu]);
+      node_temps(node, node_rc_[n.value()], rack_inlet_c_[rack], decay.of(node_rc_[n.value()]),
+                 &temp_c_[node.first_gpu]);
     }
-    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && options_.on.energy(); ++g) {
-      const JobId owner = state_.gpu_owner(GpuId(g));
-      if (owner.valid()) {  // chargeback of the GPU's own facility energy (idle GPUs stay unbilled)
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && energy; ++g) {
+      const uint32_t q = gpu_queue_[g];
+      if (q != kIdleQueue) {  // chargeback of the GPU's own facility energy (idle GPUs stay unbilled)
         const double kwh = power_w_[g] * dt.to_seconds() / kJoulesPerKwh * pue;
-        const uint32_t q = state_.spec(owner).queue.index();
         totals_.queue_energy_kwh[q] += kwh;
         totals_.queue_cost_usd[q] += options_.on.cost ? kwh * options_.cost.energy_usd_per_kwh : 0;
       }
@@ -322,13 +356,14 @@ void Physics::sample(Time t, std::vector<ZoneSample>& out) const {
   for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
     ZoneSample& s = out[first + cluster_.racks[r].zone.value()];
     const Duration dt = t > rack_time_[r] ? t - rack_time_[r] : Duration::zero();
+    Decay decay(dt);
     for (NodeId n : state_.nodes_of_rack(RackId(r))) {
       const Node& node = cluster_.nodes[n.value()];
       if (node.gpu_count == 0) {
         continue;
       }
       temps.resize(node.gpu_count);
-      node_temps(node, node_rc_[n.value()], rack_inlet_c_[r], dt, temps.data());
+      node_temps(node, node_rc_[n.value()], rack_inlet_c_[r], decay.of(node_rc_[n.value()]), temps.data());
       for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
         const double c = temps[g - node.first_gpu];
         s.mean_gpu_c += c;
