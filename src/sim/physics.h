@@ -165,7 +165,7 @@ class Physics {
   double owner_activity(GpuId gpu) const;  // from the owner's spec: what gpu_act_ keeps
   void set_gpu_loads(std::span<const GpuId> gpus, JobId owner);  // owner invalid: idle
   double gpu_power(uint32_t gpu, double act) const;
-  double gpu_power(const GpuType& type, uint32_t gpu, double act) const;
+  double gpu_power(const GpuType& type, double idle_w, uint32_t gpu, double act) const;  // idle_w: models::idle_w
   // Thermal clock and the zone's and rack's power-cap clocks together: the lowest wins.
   double clock_of(uint32_t gpu) const {
     return std::min({clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]], rack_cap_clock_[gpu_rack_[gpu]]});
@@ -196,7 +196,6 @@ class Physics {
   std::vector<double> rack_inlet_c_, rack_power_w_;
   std::vector<uint32_t> rack_version_;
   std::vector<double> zone_power_w_;
-  std::vector<double> activity_scratch_;  // refresh_rack's per-GPU activities, reused
   // Per GPU, kept by on_start and on_stop instead of looked up through the owner and its spec on
   // every rack pass: the owner's activity (0: idle) and queue symbol index (kIdleQueue: idle).
   std::vector<double> gpu_act_;

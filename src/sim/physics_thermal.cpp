@@ -47,13 +47,13 @@ class Decay {
 
 double Physics::gpu_power(uint32_t gpu, double act) const {
   const Node& node = cluster_.nodes[state_.node_of(GpuId(gpu)).value()];
-  return gpu_power(cluster_.catalog.at(*node.gpu_type), gpu, act);
+  const GpuType& type = cluster_.catalog.at(*node.gpu_type);
+  return gpu_power(type, models::idle_w(type), gpu, act);
 }
 
-double Physics::gpu_power(const GpuType& type, uint32_t gpu, double act) const {
+double Physics::gpu_power(const GpuType& type, double idle, uint32_t gpu, double act) const {
   const double clock = clock_of(gpu);
   if (clock == 1.0) {  // the common case, without models::gpu_power_w's pow()
-    const double idle = models::idle_w(type);
     return idle + (type.tdp_w - idle) * act;
   }
   return models::gpu_power_w(type, act, clock, options_.power);
@@ -185,16 +185,16 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   const Rack& rk = cluster_.racks[rack];
   const Zone& zone = cluster_.zones[rk.zone.value()];
   double rack_w = 0;
-  // Per-GPU activity, looked up once per refresh (the owner and its spec sit behind two indirections).
-  std::vector<double>& acts = activity_scratch_;
-  acts.clear();
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
-    const GpuType* type = node.gpu_type ? &cluster_.catalog.at(*node.gpu_type) : nullptr;
     rack_w += models::node_static_w(node, options_.power);
+    if (node.gpu_count == 0) {
+      continue;
+    }
+    const GpuType& type = cluster_.catalog.at(*node.gpu_type);
+    const double idle = models::idle_w(type);
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-      acts.push_back(activity(GpuId(g)));
-      power_w_[g] = gpu_power(*type, g, acts.back());
+      power_w_[g] = gpu_power(type, idle, g, gpu_act_[g]);
       rack_w += power_w_[g];
     }
   }
@@ -208,12 +208,11 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   // microsecond until the GPU cooled (min_clock = 1, where GPUs overshoot their limit).
   bool at_limit = false;
   bool clocks_changed = false;
-  size_t k = 0;
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     const models::Rc& rc = node_rc_[n.value()];
-    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g, ++k) {
-      const double act = acts[k];
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
+      const double act = gpu_act_[g];
       double clock = 1.0;
       bool onset_reached = false;  // throttling, but at full clock (min_clock = 1): no onset to await
       if (act > 0 && rc.r_c_per_w > 0 &&
@@ -352,26 +351,31 @@ void Physics::sample(Time t, std::vector<ZoneSample>& out) const {
     out.push_back(ZoneSample{t, z, zone_power_w_[z] / 1000.0, 0, 0, 0});
   }
   std::vector<uint32_t> count(cluster_.zones.size(), 0);
-  std::vector<double> temps;
   for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
-    ZoneSample& s = out[first + cluster_.racks[r].zone.value()];
+    const uint32_t zone = cluster_.racks[r].zone.value();
     const Duration dt = t > rack_time_[r] ? t - rack_time_[r] : Duration::zero();
+    // The rack's sums in locals, in the same order as GPU by GPU into the zone's sample.
+    double sum = out[first + zone].mean_gpu_c;
+    double hottest = out[first + zone].max_gpu_c;
+    uint32_t throttled = 0;
+    const double inlet = rack_inlet_c_[r];
     Decay decay(dt);
     for (NodeId n : state_.nodes_of_rack(RackId(r))) {
       const Node& node = cluster_.nodes[n.value()];
-      if (node.gpu_count == 0) {
-        continue;
-      }
-      temps.resize(node.gpu_count);
-      node_temps(node, node_rc_[n.value()], rack_inlet_c_[r], decay.of(node_rc_[n.value()]), temps.data());
+      const models::Rc& rc = node_rc_[n.value()];
+      const double keep = node.gpu_count > 0 ? decay.of(rc) : 0.0;
       for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-        const double c = temps[g - node.first_gpu];
-        s.mean_gpu_c += c;
-        s.max_gpu_c = std::max(s.max_gpu_c, c);
-        s.throttled_gpus += clock_[g] < 1.0 ? 1 : 0;
-        ++count[cluster_.racks[r].zone.value()];
+        const double steady = inlet + power_w_[g] * rc.r_c_per_w;  // as node_temps
+        const double c = steady + (temp_c_[g] - steady) * keep;
+        sum += c;
+        hottest = std::max(hottest, c);
+        throttled += clock_[g] < 1.0 ? 1 : 0;
       }
+      count[zone] += node.gpu_count;
     }
+    out[first + zone].mean_gpu_c = sum;
+    out[first + zone].max_gpu_c = hottest;
+    out[first + zone].throttled_gpus += throttled;
   }
   for (uint32_t z = 0; z < cluster_.zones.size(); ++z) {
     out[first + z].mean_gpu_c = count[z] > 0 ? out[first + z].mean_gpu_c / count[z] : 0;
