@@ -139,7 +139,7 @@ class Physics {
   // checkpoint_overhead_gpu_hours) and reads it back when it resumes; returns write + restore.
   Duration checkpoint_before_stop(JobId job);
   std::vector<RackEvent> take_events();
-  void sample(Time t, std::vector<ZoneSample>& out) const;
+  void sample(Time t, std::vector<ZoneSample>& out);
   // Flushes racks and costs of still-running jobs at the end of the run.
   PhysicsTotals finish(Time t);
   PhysicsTotals& totals() { return totals_; }
@@ -157,6 +157,19 @@ class Physics {
     Duration interval;  // τ (0 = no checkpoints)
     Duration write;     // δ
   };
+  // One rack's share of a zone sample: its GPUs' temperatures at t summed node by node, the
+  // hottest, the throttled count. Kept while the rack is settled (every GPU at its steady state:
+  // exp(−dt/τ) is 0) and unchanged since (same rack_time_ and rack_version_).
+  struct RackSample {
+    double sum = 0;
+    double hottest = -std::numeric_limits<double>::infinity();
+    uint32_t throttled = 0;
+    uint32_t gpus = 0;
+    bool settled = false;
+    Time rack_time = Time::never();
+    uint32_t version = 0;
+  };
+  const RackSample& sample_rack(uint32_t rack, Time t);
   void init_thermal();
   void advance_rack(uint32_t rack, Time t);
   void refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed);
@@ -200,6 +213,7 @@ class Physics {
   // every rack pass: the owner's activity (0: idle) and queue symbol index (kIdleQueue: idle).
   std::vector<double> gpu_act_;
   std::vector<uint32_t> gpu_queue_;
+  std::vector<RackSample> rack_sample_;  // per rack: its last sample (sample_rack)
   static constexpr uint32_t kIdleQueue = std::numeric_limits<uint32_t>::max();
   std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
   std::vector<double> rack_cap_clock_;  // 1 = the rack's cap does not bind

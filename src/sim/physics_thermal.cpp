@@ -342,7 +342,7 @@ bool Physics::on_rack_event(const RackEvent& e, std::vector<JobId>& changed) {
   return true;
 }
 
-void Physics::sample(Time t, std::vector<ZoneSample>& out) const {
+void Physics::sample(Time t, std::vector<ZoneSample>& out) {
   if (!options_.on.energy()) {
     return;
   }
@@ -353,33 +353,52 @@ void Physics::sample(Time t, std::vector<ZoneSample>& out) const {
   std::vector<uint32_t> count(cluster_.zones.size(), 0);
   for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
     const uint32_t zone = cluster_.racks[r].zone.value();
-    const Duration dt = t > rack_time_[r] ? t - rack_time_[r] : Duration::zero();
-    // The rack's sums in locals, in the same order as GPU by GPU into the zone's sample.
-    double sum = out[first + zone].mean_gpu_c;
-    double hottest = out[first + zone].max_gpu_c;
-    uint32_t throttled = 0;
-    const double inlet = rack_inlet_c_[r];
-    Decay decay(dt);
-    for (NodeId n : state_.nodes_of_rack(RackId(r))) {
-      const Node& node = cluster_.nodes[n.value()];
-      const models::Rc& rc = node_rc_[n.value()];
-      const double keep = node.gpu_count > 0 ? decay.of(rc) : 0.0;
-      for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-        const double steady = inlet + power_w_[g] * rc.r_c_per_w;  // as node_temps
-        const double c = steady + (temp_c_[g] - steady) * keep;
-        sum += c;
-        hottest = std::max(hottest, c);
-        throttled += clock_[g] < 1.0 ? 1 : 0;
-      }
-      count[zone] += node.gpu_count;
-    }
-    out[first + zone].mean_gpu_c = sum;
-    out[first + zone].max_gpu_c = hottest;
-    out[first + zone].throttled_gpus += throttled;
+    const RackSample& rs = sample_rack(r, t);
+    ZoneSample& s = out[first + zone];
+    s.mean_gpu_c += rs.sum;
+    s.max_gpu_c = std::max(s.max_gpu_c, rs.hottest);
+    s.throttled_gpus += rs.throttled;
+    count[zone] += rs.gpus;
   }
   for (uint32_t z = 0; z < cluster_.zones.size(); ++z) {
     out[first + z].mean_gpu_c = count[z] > 0 ? out[first + z].mean_gpu_c / count[z] : 0;
   }
+}
+
+// Temperatures as node_temps has them. Summed per node, then per rack (independent sums the CPU
+// overlaps, where one running sum over every GPU was a chain of dependent adds).
+const Physics::RackSample& Physics::sample_rack(uint32_t rack, Time t) {
+  if (rack_sample_.empty()) {
+    rack_sample_.resize(cluster_.racks.size());
+  }
+  RackSample& rs = rack_sample_[rack];
+  if (rs.settled && rs.rack_time == rack_time_[rack] && rs.version == rack_version_[rack]) {
+    return rs;  // every GPU at its steady state then and now: nothing moved
+  }
+  rs = RackSample{};
+  rs.settled = true;
+  rs.rack_time = rack_time_[rack];
+  rs.version = rack_version_[rack];
+  const Duration dt = t > rack_time_[rack] ? t - rack_time_[rack] : Duration::zero();
+  const double inlet = rack_inlet_c_[rack];
+  Decay decay(dt);
+  for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
+    const Node& node = cluster_.nodes[n.value()];
+    const models::Rc& rc = node_rc_[n.value()];
+    const double keep = node.gpu_count > 0 ? decay.of(rc) : 0.0;
+    rs.settled = rs.settled && keep == 0.0;
+    double node_sum = 0;
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      const double steady = inlet + power_w_[g] * rc.r_c_per_w;
+      const double c = steady + (temp_c_[g] - steady) * keep;
+      node_sum += c;
+      rs.hottest = std::max(rs.hottest, c);
+      rs.throttled += clock_[g] < 1.0 ? 1 : 0;
+    }
+    rs.sum += node_sum;
+    rs.gpus += node.gpu_count;
+  }
+  return rs;
 }
 
 }  // namespace boreas::sim
