@@ -10,7 +10,8 @@
 #                             51,200 / 99,840 GPUs (fifo, las, boreas)
 #   jobs-<policy>-<n>         10k / 100k / 1M jobs arriving every 0.536 s on average (offered load
 #                             ≈ 0.8 of 99,840 GPUs once the cluster has filled), pack (growth in jobs)
-#   physics-fifo-1000000      1M jobs, fifo, pack, --physics all (against jobs-fifo-1000000)
+#   physics-fifo-<n>          10k / 100k / 1M jobs, fifo, pack, --physics all (against jobs-fifo-<n>:
+#                             within 3× of physics none, and growth in jobs)
 # A run past LIMIT_S (default 600) seconds is stopped and reported as "> LIMIT_S s".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,4 +74,6 @@ for policy in fifo las boreas; do
     row "jobs-$policy-$jobs" "$jobs" 0.536 99840 "$policy" --placement pack
   done
 done
-row physics-fifo-1000000 1000000 0.536 99840 fifo --placement pack --physics all
+for jobs in 10000 100000 1000000; do
+  row "physics-fifo-$jobs" "$jobs" 0.536 99840 fifo --placement pack --physics all
+done

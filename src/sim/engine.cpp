@@ -32,7 +32,6 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
       state_(cluster, jobs, symbols),
       version_(jobs.size(), 0),
       open_run_(jobs.size(), kNoRun),
-      rng_(options.seed),
       meter_(state_, options.meter) {
   arrivals_.reserve(jobs.size());
   for (const JobSpec& j : jobs) {
@@ -44,7 +43,11 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
   if (options_.physics.on.any()) {
     physics_ = std::make_unique<Physics>(state_, options_.physics);
     push_physics_events();
-    init_faults();
+    recovery_.watch(jobs.size());
+    faults_ = std::make_unique<Faults>(
+        state_, *physics_, options_.seed, [this](Time t, FaultEvent e) { push(t, e); },
+        [this](JobId j, Time t, JobState s, Duration redo) { return interrupt(j, t, s, redo); });
+    faults_->start();
   }
   for (const Node& n : cluster.nodes) {
     if (n.gpu_type) {
@@ -73,9 +76,8 @@ Time Engine::next_time() const {
   return t;
 }
 
-void Engine::push(Time t, Kind kind, JobId job) {
-  const uint32_t v = kind == Kind::kFinish ? version_[job.value()] : 0;
-  heap_.push(Event{t, seq_++, kind, job.value(), v});
+void Engine::push(Time t, EventPayload payload) {
+  heap_.push(Event{t, seq_++, payload});
 }
 
 // GPUs of the types the job accepts: a gang larger than that can never start.
@@ -96,12 +98,11 @@ Status Engine::arrive(JobId job, Time t) {
   return Status::ok();
 }
 
-Status Engine::complete(const Event& e) {
-  const JobId job(e.job);
-  if (e.version != version_[e.job] || state_.record(job).state != JobState::kRunning) {
+Status Engine::complete(FinishEvent e, Time t) {
+  if (e.version != version_[e.job.value()] || state_.record(e.job).state != JobState::kRunning) {
     return Status::ok();  // stale: the job was preempted or its rate changed since
   }
-  return stop_run(job, e.time, JobState::kCompleted, Duration::zero());
+  return stop_run(e.job, t, JobState::kCompleted, Duration::zero());
 }
 
 // Ends a job's open run (completed, preempted or killed by a failure); physics cools its racks.
@@ -139,17 +140,7 @@ Status Engine::process_batch(Time t) {
   while (!heap_.empty() && heap_.top().time == t) {
     const Event e = heap_.top();
     heap_.pop();
-    ++(e.kind == Kind::kWake ? result_.wakeups : result_.events);
-    if (e.kind == Kind::kWake) {
-      wake_.reset();
-      acted = true;
-    } else if (e.kind != Kind::kFinish) {
-      BOREAS_RETURN_IF_ERROR(handle_physics(e));
-      acted = acted || e.kind != Kind::kThermal;
-    } else if (e.version == version_[e.job]) {
-      BOREAS_RETURN_IF_ERROR(complete(e));
-      acted = true;
-    }
+    BOREAS_RETURN_IF_ERROR(dispatch(e, acted));
   }
   while (next_arrival_ < arrivals_.size() && jobs_[arrivals_[next_arrival_].value()].submit == t) {
     BOREAS_RETURN_IF_ERROR(arrive(arrivals_[next_arrival_++], t));
@@ -162,6 +153,30 @@ Status Engine::process_batch(Time t) {
   }
   notify(t, false);  // the round below changes the state again at this instant
   return schedule(t);
+}
+
+// One event: wake-ups, finishes and fault events make the instant's round run (`acted`); a rack
+// check only changes rates. Stale finishes count as events but change nothing.
+Status Engine::dispatch(const Event& e, bool& acted) {
+  if (std::holds_alternative<WakeEvent>(e.payload)) {
+    ++result_.wakeups;
+    wake_.reset();
+    acted = true;
+    return Status::ok();
+  }
+  ++result_.events;
+  if (const auto* f = std::get_if<FinishEvent>(&e.payload)) {
+    if (f->version != version_[f->job.value()]) {
+      return Status::ok();
+    }
+    acted = true;
+    return complete(*f, e.time);
+  }
+  if (const auto* r = std::get_if<RackCheckEvent>(&e.payload)) {
+    return on_rack_check(*r, e.time);
+  }
+  acted = true;
+  return faults_->handle(e.time, std::get<FaultEvent>(e.payload));
 }
 
 // Preemption = checkpoint then stop: with checkpoints on, the job loses no work but pays the
@@ -199,7 +214,7 @@ void Engine::push_finish(JobId job, Time t) {
   const Duration left = state_.remaining_at(job, t);
   const double rate = state_.record(job).rate;
   const Duration wall = rate == 1.0 ? left : Duration::micros(std::llround(std::ceil(left.us() / rate)));
-  push(t + wall, Kind::kFinish, job);
+  push(t + wall, FinishEvent{job, version_[job.value()]});
 }
 
 // Jobs whose GPUs changed clock get a new rate, version and finish event.
@@ -225,18 +240,15 @@ void Engine::update_rates(std::vector<JobId>& changed, Time t) {
 
 void Engine::push_physics_events() {
   for (const RackEvent& e : physics_->take_events()) {
-    heap_.push(Event{e.at, seq_++, Kind::kThermal, e.rack, e.version});
+    push(e.at, RackCheckEvent{e.rack, e.version});
   }
 }
 
-Status Engine::handle_physics(const Event& e) {
-  if (e.kind == Kind::kThermal) {
-    if (physics_->on_rack_event(RackEvent{e.time, e.job, e.version}, changed_)) {
-      update_rates(changed_, e.time);
-    }
-    return Status::ok();
+Status Engine::on_rack_check(RackCheckEvent e, Time t) {
+  if (physics_->on_rack_event(RackEvent{t, e.rack, e.version}, changed_)) {
+    update_rates(changed_, t);
   }
-  return handle_fault(e);
+  return Status::ok();
 }
 
 Status Engine::schedule(Time t) {
@@ -252,7 +264,7 @@ Status Engine::schedule(Time t) {
   }
   if (plan.wake_at && *plan.wake_at > t && (!wake_ || *plan.wake_at < *wake_)) {
     wake_ = *plan.wake_at;
-    push(*plan.wake_at, Kind::kWake, JobId());
+    push(*plan.wake_at, WakeEvent{});
   }
   notify(t, true);
   return Status::ok();
@@ -288,6 +300,9 @@ Result<SimResult> Engine::run() {
   }
   result_.first_submit = jobs_[arrivals_.front().value()].submit;
   next_sample_ = result_.first_submit;
+  if (faults_) {
+    faults_->set_origin(result_.first_submit);
+  }
   BOREAS_RETURN_IF_ERROR(meter_.start(result_.first_submit, jobs_[arrivals_.back().value()].submit));
   for (Time t = next_time(); !t.is_never() && !physics_done(); t = next_time()) {
     sample_until(t);
@@ -297,6 +312,20 @@ Result<SimResult> Engine::run() {
     }
   }
   return finish_result();
+}
+
+// A failure or reclaim stops the run; the recovery clock starts from the work it had left.
+Status Engine::interrupt(JobId job, Time t, JobState end_state, Duration redo) {
+  const Duration left = state_.remaining_at(job, t);
+  BOREAS_RETURN_IF_ERROR(stop_run(job, t, end_state, redo));
+  recovery_.interrupted(job, t, left);
+  return Status::ok();
+}
+
+void Engine::check_recovery(JobId job, Time t) {
+  if (recovery_.recovering(job)) {
+    recovery_.check(job, t, state_.remaining_at(job, t), state_.record(job).rate);
+  }
 }
 
 SimResult Engine::finish_result() {
@@ -309,12 +338,11 @@ SimResult Engine::finish_result() {
   }
   sample_until(result_.last_end + Duration::micros(1));
   if (physics_) {
-    for (uint32_t n = 0; n < down_since_.size(); ++n) {
-      charge_down_time(NodeId(n), result_.last_end);
-    }
+    faults_->finish(result_.last_end);
     result_.physics = physics_->finish(result_.last_end);
   }
   result_.meter = meter_.finish(result_.last_end);
+  result_.recovery_s = recovery_.take();
   result_.jobs.reserve(jobs_.size());
   for (const JobSpec& j : jobs_) {
     state::JobRecord r = state_.record(j.id);

@@ -19,12 +19,13 @@
 
 #include "core/job.h"
 #include "core/status.h"
-#include "models/failure.h"
-#include "models/random.h"
 #include "policy/placement.h"
 #include "policy/scheduler.h"
+#include "sim/events.h"
+#include "sim/faults.h"
 #include "sim/meter.h"
 #include "sim/physics.h"
+#include "sim/recovery.h"
 #include "state/cluster_state.h"
 
 namespace boreas::sim {
@@ -73,7 +74,7 @@ struct SimResult {
   std::vector<ZoneSample> zone_samples;  // per sample and zone, with physics
   MeterTotals meter;                     // window, idle-while-waiting and fairness integrals
   // Per failure or spot reclaim that stopped a run: seconds until the job had regained the
-  // progress it had at that instant (engine_faults.cpp); in the order they were regained.
+  // progress it had at that instant (sim/recovery.h); in the order they were regained.
   std::vector<double> recovery_s;
 };
 
@@ -93,47 +94,29 @@ class Engine {
   Result<SimResult> run();
 
  private:
-  enum class Kind : uint8_t { kFinish, kWake, kThermal, kFailure, kSpot, kNodeBack };
   struct Event {
     Time time;
     uint64_t seq;
-    Kind kind;
-    // The rack for kThermal; the failure component (or injected failure) for kFailure; the node
-    // for kSpot and kNodeBack.
-    uint32_t job;
-    uint32_t version;
+    EventPayload payload;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
 
   Time next_time() const;
   bool physics_done() const;
   Status process_batch(Time t);
+  Status dispatch(const Event& e, bool& acted);
   Status arrive(JobId job, Time t);
   uint64_t capacity_for(const JobSpec& job, Time t);
-  Status complete(const Event& e);
+  Status complete(FinishEvent e, Time t);
   Status schedule(Time t);
   Status apply_preemption(JobId job, Time t);
   Status apply_start(const policy::Start& start, Time t);
-  void push(Time t, Kind kind, JobId job);
+  void push(Time t, EventPayload payload);
   void push_finish(JobId job, Time t);
   void update_rates(std::vector<JobId>& changed, Time t);
   void push_physics_events();
-  Status handle_physics(const Event& e);
+  Status on_rack_check(RackCheckEvent e, Time t);
   Status stop_run(JobId job, Time t, JobState end_state, Duration overhead);
-  void init_faults();
-  Status handle_fault(const Event& e);
-  void draw_failure(Time t);
-  Status fail_node(NodeId node, Time t, Duration repair);
-  Status fail_jobs(NodeId node, Time t);     // a job-only failure: the node stays in service
-  Status kill_runs_on(NodeId node, Time t);  // every run on the node fails
-  std::vector<JobId> jobs_on(NodeId node) const;
-  void draw_reclaim(Time from);
-  void redraw_reclaim(Time t, Time from);
-  Status reclaim_node(NodeId node, Time t);
-  Status take_down(NodeId node, Time t, Duration away, Time reclaim_from);
-  Status bring_up(NodeId node, Time t);
-  void node_changed(NodeId node, Time t, Time reclaim_from);
-  void charge_down_time(NodeId node, Time until);
   Status interrupt(JobId job, Time t, JobState end_state, Duration redo);  // stop_run + recovery
   void check_recovery(JobId job, Time t);  // before the job's run stops or its rate changes
   void sample_until(Time t);
@@ -158,25 +141,10 @@ class Engine {
   Observer observer_;
   std::function<void(double)> progress_;
   std::unique_ptr<Physics> physics_;  // null without physics
+  std::unique_ptr<Faults> faults_;    // failures and reclaims; null without physics
   std::vector<JobId> changed_;        // scratch: jobs whose rate may have changed
-  models::Rng rng_;                   // the one generator of every random process (seeded)
-  models::FailureProcess failures_;   // two components per GPU node: the node, its GPUs
-  std::vector<NodeId> failure_node_;  // per component
-  uint32_t failure_version_ = 0;      // the live failure draw; older ones are stale
-  std::vector<uint32_t> node_component_;  // per node: its first failure component (kNone: none)
-  std::vector<NodeId> spot_nodes_;         // GPU nodes of spot zones
-  std::vector<uint8_t> spot_node_;         // per node: in spot_nodes_
-  uint32_t reclaim_version_ = 0;           // the live reclaim draw; older ones are stale
-  Duration reclaim_away_;                  // how long the live draw's node stays away
-  Time reclaim_notice_ = Time::never();    // when the live draw's notice arrives (never: none)
-  NodeId reclaim_node_;                    // the live draw's node
-  std::vector<Time> down_since_;           // per node: when it went out of service
-  Meter meter_;                            // the summary's time integrals, kept at every notify
-  struct Interruption {
-    Time at;        // the failure or reclaim
-    Duration left;  // the job's remaining work just before it
-  };
-  std::vector<std::vector<Interruption>> recovering_;  // per job: interruptions not yet regained
+  Meter meter_;                       // the summary's time integrals, kept at every notify
+  RecoveryClock recovery_;            // per failure or reclaim: time until its progress is regained
 };
 
 }  // namespace boreas::sim

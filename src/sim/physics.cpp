@@ -77,15 +77,6 @@ uint32_t Physics::reference_type(const JobSpec& spec) const {
   return default_type_;
 }
 
-double Physics::activity(GpuId gpu) const {
-  const JobId owner = state_.gpu_owner(gpu);
-  if (!owner.valid()) {
-    return 0;
-  }
-  return state_.spec(owner).kind == JobKind::kInference ? options_.inference_activity
-                                                        : options_.training_activity;
-}
-
 double Physics::placement_factor(JobId job) const {
   const auto& gpus = state_.record(job).gpus;
   std::vector<models::NodeGpus> nodes;
@@ -157,6 +148,7 @@ void Physics::on_start(JobId job, Time t, std::vector<JobId>& changed) {
       c.interval = Duration::from_seconds(models::young_interval_s(c.write.to_seconds(), mtbf_h * 3600));
     }
   }
+  set_gpu_loads(state_.record(job).gpus, job);
   touch_racks(state_.record(job).gpus, t, changed);
 }
 
@@ -239,6 +231,7 @@ void Physics::charge_run(JobId job, std::span<const GpuId> gpus, Time t) {
 
 void Physics::on_stop(JobId job, std::span<const GpuId> gpus, Time t, std::vector<JobId>& changed) {
   charge_run(job, gpus, t);
+  set_gpu_loads(gpus, JobId());
   touch_racks(gpus, t, changed);
 }
 

@@ -2,10 +2,11 @@
 // The physical models of src/models/ applied inside the engine (docs/models.md, "Engine
 // integration"): job rates from throughput × placement efficiency × gang clock, GPU and rack power,
 // per-GPU RC temperatures advanced in closed form per rack, throttle onsets as events, energy,
-// throttled GPU-hours, checkpoint overhead and per-queue cost. Failures live in sim/faults.h.
+// throttled GPU-hours, checkpoint overhead and per-queue cost. Failures and spot reclaims live in sim/faults.h.
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -140,10 +141,13 @@ class Physics {
   // checkpoint_overhead_gpu_hours) and reads it back when it resumes; returns write + restore.
   Duration checkpoint_before_stop(JobId job);
   std::vector<RackEvent> take_events();
-  void sample(Time t, std::vector<ZoneSample>& out) const;
+  void sample(Time t, std::vector<ZoneSample>& out);
   // Flushes racks and costs of still-running jobs at the end of the run.
   PhysicsTotals finish(Time t);
   PhysicsTotals& totals() { return totals_; }
+  // The per-GPU activity and queue kept on start and stop, checked against the GPUs' owners now
+  // (tests): an error names the first GPU whose kept value differs.
+  Status check_gpu_loads() const;
   const PhysicsOptions& options() const { return options_; }
 
  private:
@@ -155,13 +159,28 @@ class Physics {
     Duration interval;  // τ (0 = no checkpoints)
     Duration write;     // δ
   };
+  // One rack's share of a zone sample: its GPUs' temperatures at t summed node by node, the
+  // hottest, the throttled count. Kept while the rack is settled (every GPU at its steady state:
+  // exp(−dt/τ) is 0) and unchanged since (same rack_time_ and rack_version_).
+  struct RackSample {
+    double sum = 0;
+    double hottest = -std::numeric_limits<double>::infinity();
+    uint32_t throttled = 0;
+    uint32_t gpus = 0;
+    bool settled = false;
+    Time rack_time = Time::never();
+    uint32_t version = 0;
+  };
+  const RackSample& sample_rack(uint32_t rack, Time t);
   void init_thermal();
   void advance_rack(uint32_t rack, Time t);
   void refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed);
   uint32_t gpu_rack(GpuId gpu) const;
-  double activity(GpuId gpu) const;
+  double activity(GpuId gpu) const { return gpu_act_[gpu.value()]; }
+  double owner_activity(GpuId gpu) const;  // from the owner's spec: what gpu_act_ keeps
+  void set_gpu_loads(std::span<const GpuId> gpus, JobId owner);  // owner invalid: idle
   double gpu_power(uint32_t gpu, double act) const;
-  double gpu_power(const GpuType& type, uint32_t gpu, double act) const;
+  double gpu_power(const GpuType& type, double idle_w, uint32_t gpu, double act) const;  // idle_w: models::idle_w
   // Thermal clock and the zone's and rack's power-cap clocks together: the lowest wins.
   double clock_of(uint32_t gpu) const {
     return std::min({clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]], rack_cap_clock_[gpu_rack_[gpu]]});
@@ -170,7 +189,8 @@ class Physics {
                  std::vector<JobId>& changed);
   void enforce_zone_cap(uint32_t zone, Time t, std::vector<JobId>& changed);
   void enforce_rack_cap(uint32_t rack, Time t, std::vector<JobId>& changed);
-  void node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt, double* out) const;
+  // keep = exp(−dt/τ) of the node's RC (decay()), shared by the nodes of one RC in a rack.
+  void node_temps(const Node& node, const models::Rc& rc, double inlet_c, double keep, double* out) const;
   double placement_factor(JobId job) const;
   uint32_t reference_type(const JobSpec& spec) const;
   void charge_run(JobId job, std::span<const GpuId> gpus, Time t);
@@ -191,7 +211,12 @@ class Physics {
   std::vector<double> rack_inlet_c_, rack_power_w_;
   std::vector<uint32_t> rack_version_;
   std::vector<double> zone_power_w_;
-  std::vector<double> activity_scratch_;  // refresh_rack's per-GPU activities, reused
+  // Per GPU, kept by on_start and on_stop instead of looked up through the owner and its spec on
+  // every rack pass: the owner's activity (0: idle) and queue symbol index (kIdleQueue: idle).
+  std::vector<double> gpu_act_;
+  std::vector<uint32_t> gpu_queue_;
+  std::vector<RackSample> rack_sample_;  // per rack: its last sample (sample_rack)
+  static constexpr uint32_t kIdleQueue = std::numeric_limits<uint32_t>::max();
   std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
   std::vector<double> rack_cap_clock_;  // 1 = the rack's cap does not bind
   std::vector<uint32_t> gpu_zone_;

@@ -11,27 +11,57 @@ namespace boreas::sim {
 namespace {
 constexpr double kOnsetSlackC = 0.01;  // event times are rounded to µs: "reached" within this
 constexpr double kJoulesPerKwh = 3.6e6;
+// exp(−x) is 0 for x past ≈ 745.13 (below half the least subnormal); glibc gets there through a
+// slow underflow path, so decay() returns the 0 itself.
+constexpr double kExpUnderflow = 746.0;
+
+// exp(−dt/τ), the share of the distance to the steady state left after dt; τ 0: no power model.
+double decay(double tau, Duration dt) {
+  if (tau <= 0) {
+    return 0.0;
+  }
+  const double x = dt.to_seconds() / tau;
+  return x > kExpUnderflow ? 0.0 : std::exp(-x);
+}
+
+// decay() for one dt across the nodes of a rack, computed once per distinct τ in a row (a rack's
+// nodes mostly share one GPU type and cooling).
+class Decay {
+ public:
+  explicit Decay(Duration dt) : dt_(dt) {}
+  double of(const models::Rc& rc) {
+    const double tau = rc.tau_s();
+    if (tau != tau_) {
+      tau_ = tau;
+      keep_ = decay(tau, dt_);
+    }
+    return keep_;
+  }
+
+ private:
+  Duration dt_;
+  double tau_ = -1;
+  double keep_ = 0;
+};
 }  // namespace
 
 double Physics::gpu_power(uint32_t gpu, double act) const {
   const Node& node = cluster_.nodes[state_.node_of(GpuId(gpu)).value()];
-  return gpu_power(cluster_.catalog.at(*node.gpu_type), gpu, act);
+  const GpuType& type = cluster_.catalog.at(*node.gpu_type);
+  return gpu_power(type, models::idle_w(type), gpu, act);
 }
 
-double Physics::gpu_power(const GpuType& type, uint32_t gpu, double act) const {
+double Physics::gpu_power(const GpuType& type, double idle, uint32_t gpu, double act) const {
   const double clock = clock_of(gpu);
   if (clock == 1.0) {  // the common case, without models::gpu_power_w's pow()
-    const double idle = models::idle_w(type);
     return idle + (type.tdp_w - idle) * act;
   }
   return models::gpu_power_w(type, act, clock, options_.power);
 }
 
 // Closed-form RC step for every GPU of a node at once: one exp per node, not per GPU.
-void Physics::node_temps(const Node& node, const models::Rc& rc, double inlet_c, Duration dt,
+void Physics::node_temps(const Node& node, const models::Rc& rc, double inlet_c, double keep,
                          double* out) const {
-  const double tau = rc.tau_s();
-  const double keep = tau > 0 ? std::exp(-dt.to_seconds() / tau) : 0.0;  // tau 0: no power model
   for (uint32_t i = 0; i < node.gpu_count; ++i) {
     const uint32_t g = node.first_gpu + i;
     const double steady = inlet_c + power_w_[g] * rc.r_c_per_w;
@@ -63,6 +93,8 @@ void Physics::init_thermal() {
   zone_power_w_.assign(cluster_.zones.size(), 0);
   zone_cap_clock_.assign(cluster_.zones.size(), 1.0);
   rack_cap_clock_.assign(cluster_.racks.size(), 1.0);
+  gpu_act_.assign(gpus, 0.0);
+  gpu_queue_.assign(gpus, kIdleQueue);
   gpu_zone_.assign(gpus, 0);
   gpu_rack_.assign(gpus, 0);
   for (const Node& node : cluster_.nodes) {
@@ -127,16 +159,18 @@ void Physics::advance_rack(uint32_t rack, Time t) {
   }
   const Duration dt = t - rack_time_[rack];
   const double pue = cluster_.zones[cluster_.racks[rack].zone.value()].pue;
+  const bool energy = options_.on.energy();
+  Decay decay(dt);
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     if (node.gpu_count > 0) {
-      node_temps(node, node_rc_[n.value()], rack_inlet_c_[rack], dt, &temp_c_[node.first_gpu]);
+      node_temps(node, node_rc_[n.value()], rack_inlet_c_[rack], decay.of(node_rc_[n.value()]),
+                 &temp_c_[node.first_gpu]);
     }
-    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && options_.on.energy(); ++g) {
-      const JobId owner = state_.gpu_owner(GpuId(g));
-      if (owner.valid()) {  // chargeback of the GPU's own facility energy (idle GPUs stay unbilled)
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && energy; ++g) {
+      const uint32_t q = gpu_queue_[g];
+      if (q != kIdleQueue) {  // chargeback of the GPU's own facility energy (idle GPUs stay unbilled)
         const double kwh = power_w_[g] * dt.to_seconds() / kJoulesPerKwh * pue;
-        const uint32_t q = state_.spec(owner).queue.index();
         totals_.queue_energy_kwh[q] += kwh;
         totals_.queue_cost_usd[q] += options_.on.cost ? kwh * options_.cost.energy_usd_per_kwh : 0;
       }
@@ -152,16 +186,16 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   const Rack& rk = cluster_.racks[rack];
   const Zone& zone = cluster_.zones[rk.zone.value()];
   double rack_w = 0;
-  // Per-GPU activity, looked up once per refresh (the owner and its spec sit behind two indirections).
-  std::vector<double>& acts = activity_scratch_;
-  acts.clear();
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
-    const GpuType* type = node.gpu_type ? &cluster_.catalog.at(*node.gpu_type) : nullptr;
     rack_w += models::node_static_w(node, options_.power);
+    if (node.gpu_count == 0) {
+      continue;
+    }
+    const GpuType& type = cluster_.catalog.at(*node.gpu_type);
+    const double idle = models::idle_w(type);
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-      acts.push_back(activity(GpuId(g)));
-      power_w_[g] = gpu_power(*type, g, acts.back());
+      power_w_[g] = gpu_power(type, idle, g, gpu_act_[g]);
       rack_w += power_w_[g];
     }
   }
@@ -175,12 +209,11 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   // microsecond until the GPU cooled (min_clock = 1, where GPUs overshoot their limit).
   bool at_limit = false;
   bool clocks_changed = false;
-  size_t k = 0;
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     const models::Rc& rc = node_rc_[n.value()];
-    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g, ++k) {
-      const double act = acts[k];
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
+      const double act = gpu_act_[g];
       double clock = 1.0;
       bool onset_reached = false;  // throttling, but at full clock (min_clock = 1): no onset to await
       if (act > 0 && rc.r_c_per_w > 0 &&
@@ -311,7 +344,7 @@ bool Physics::on_rack_event(const RackEvent& e, std::vector<JobId>& changed) {
   return true;
 }
 
-void Physics::sample(Time t, std::vector<ZoneSample>& out) const {
+void Physics::sample(Time t, std::vector<ZoneSample>& out) {
   if (!options_.on.energy()) {
     return;
   }
@@ -320,29 +353,54 @@ void Physics::sample(Time t, std::vector<ZoneSample>& out) const {
     out.push_back(ZoneSample{t, z, zone_power_w_[z] / 1000.0, 0, 0, 0});
   }
   std::vector<uint32_t> count(cluster_.zones.size(), 0);
-  std::vector<double> temps;
   for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
-    ZoneSample& s = out[first + cluster_.racks[r].zone.value()];
-    const Duration dt = t > rack_time_[r] ? t - rack_time_[r] : Duration::zero();
-    for (NodeId n : state_.nodes_of_rack(RackId(r))) {
-      const Node& node = cluster_.nodes[n.value()];
-      if (node.gpu_count == 0) {
-        continue;
-      }
-      temps.resize(node.gpu_count);
-      node_temps(node, node_rc_[n.value()], rack_inlet_c_[r], dt, temps.data());
-      for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-        const double c = temps[g - node.first_gpu];
-        s.mean_gpu_c += c;
-        s.max_gpu_c = std::max(s.max_gpu_c, c);
-        s.throttled_gpus += clock_[g] < 1.0 ? 1 : 0;
-        ++count[cluster_.racks[r].zone.value()];
-      }
-    }
+    const uint32_t zone = cluster_.racks[r].zone.value();
+    const RackSample& rs = sample_rack(r, t);
+    ZoneSample& s = out[first + zone];
+    s.mean_gpu_c += rs.sum;
+    s.max_gpu_c = std::max(s.max_gpu_c, rs.hottest);
+    s.throttled_gpus += rs.throttled;
+    count[zone] += rs.gpus;
   }
   for (uint32_t z = 0; z < cluster_.zones.size(); ++z) {
     out[first + z].mean_gpu_c = count[z] > 0 ? out[first + z].mean_gpu_c / count[z] : 0;
   }
+}
+
+// Temperatures as node_temps has them. Summed per node, then per rack (independent sums the CPU
+// overlaps, where one running sum over every GPU was a chain of dependent adds).
+const Physics::RackSample& Physics::sample_rack(uint32_t rack, Time t) {
+  if (rack_sample_.empty()) {
+    rack_sample_.resize(cluster_.racks.size());
+  }
+  RackSample& rs = rack_sample_[rack];
+  if (rs.settled && rs.rack_time == rack_time_[rack] && rs.version == rack_version_[rack]) {
+    return rs;  // every GPU at its steady state then and now: nothing moved
+  }
+  rs = RackSample{};
+  rs.settled = true;
+  rs.rack_time = rack_time_[rack];
+  rs.version = rack_version_[rack];
+  const Duration dt = t > rack_time_[rack] ? t - rack_time_[rack] : Duration::zero();
+  const double inlet = rack_inlet_c_[rack];
+  Decay decay(dt);
+  for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
+    const Node& node = cluster_.nodes[n.value()];
+    const models::Rc& rc = node_rc_[n.value()];
+    const double keep = node.gpu_count > 0 ? decay.of(rc) : 0.0;
+    rs.settled = rs.settled && keep == 0.0;
+    double node_sum = 0;
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+      const double steady = inlet + power_w_[g] * rc.r_c_per_w;
+      const double c = steady + (temp_c_[g] - steady) * keep;
+      node_sum += c;
+      rs.hottest = std::max(rs.hottest, c);
+      rs.throttled += clock_[g] < 1.0 ? 1 : 0;
+    }
+    rs.sum += node_sum;
+    rs.gpus += node.gpu_count;
+  }
+  return rs;
 }
 
 }  // namespace boreas::sim
