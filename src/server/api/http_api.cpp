@@ -32,6 +32,7 @@ int http_status(const Status& s) {
 ApiServer::ApiServer(Controller& controller, Store& store, MetricsRegistry& metrics, ApiOptions options)
     : controller_(controller),
       store_(store),
+      tokens_(store),
       metrics_(metrics),
       options_(options),
       http_(std::make_unique<GuardedServer>(options.limits)),

@@ -13,6 +13,7 @@
 #include "server/jobs/job_logs.h"
 #include "server/jobs/output_path.h"
 #include "server/jobs/job_records.h"
+#include "server/api/token_cache.h"
 #include "server/api/tokens.h"
 
 namespace boreas::server {
@@ -26,13 +27,13 @@ Time now_wall() {
                                .count());
 }
 
-std::optional<Principal> principal_of(Store& store, const httplib::Request& req) {
+std::optional<Principal> principal_of(TokenCache& tokens, const httplib::Request& req) {
   const std::string header = req.get_header_value("Authorization");
   constexpr std::string_view kBearer = "Bearer ";
   if (header.rfind(kBearer, 0) != 0) {
     return std::nullopt;
   }
-  return authenticate(store, header.substr(kBearer.size()), now_wall().us());
+  return tokens.authenticate(header.substr(kBearer.size()), now_wall().us());
 }
 
 std::optional<uint32_t> id_of(const httplib::Request& req) {
@@ -100,8 +101,8 @@ Status check_idempotency_key(const std::string& key) {
 // A request after authentication: who is asking, and how to answer and audit it.
 class Exchange {
  public:
-  Exchange(Store& store, const httplib::Request& req, httplib::Response& res)
-      : store_(store), res_(res), who_(principal_of(store, req)), peer_(req.remote_addr) {}
+  Exchange(Store& store, TokenCache& tokens, const httplib::Request& req, httplib::Response& res)
+      : store_(store), res_(res), who_(principal_of(tokens, req)), peer_(req.remote_addr) {}
 
   const std::optional<Principal>& who() const { return who_; }
   std::string name() const { return who_ ? who_->name : "-"; }
@@ -212,7 +213,7 @@ Result<std::optional<uint64_t>> byte_param(const httplib::Request& req, const st
 // A job's stdout or stderr: its owner and admins only (output, like env, may hold secrets).
 void ApiServer::add_log_routes() {
   http_->Get(R"(/v1/jobs/(\d+)/logs)", [this](const httplib::Request& req, httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     const auto job = requested_job(controller_, ex, req);
     if (!job) {
       return;
@@ -255,7 +256,7 @@ void ApiServer::add_log_routes() {
 
 void ApiServer::add_job_routes() {
   http_->Post("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     if (!ex.who()) {
       ex.allow(Action::kSubmit, {}, "submit", "job/-");
       return;
@@ -289,7 +290,7 @@ void ApiServer::add_job_routes() {
   });
 
   http_->Get("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     if (!ex.who()) {
       ex.allow(Action::kReadJob, {}, "", "");
       return;
@@ -314,7 +315,7 @@ void ApiServer::add_job_routes() {
   });
 
   http_->Get(R"(/v1/jobs/(\d+)(/why)?)", [this](const httplib::Request& req, httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     const auto job = requested_job(controller_, ex, req);
     if (!job) {
       return;
@@ -331,7 +332,7 @@ void ApiServer::add_job_routes() {
 
   http_->Post(R"(/v1/jobs/(\d+)/(cancel|checkpoint))", [this](const httplib::Request& req,
                                                               httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     const std::string verb = req.matches[2].str();
     const Action action = verb == "cancel" ? Action::kCancel : Action::kCheckpoint;
     const std::string target = "job/" + req.matches[1].str();
@@ -360,7 +361,7 @@ void ApiServer::add_job_routes() {
 
 void ApiServer::add_cluster_routes() {
   http_->Get("/v1/queues", [this](const httplib::Request& req, httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     if (!ex.allow(Action::kReadCluster, {}, "", "")) {
       return;
     }
@@ -378,7 +379,7 @@ void ApiServer::add_cluster_routes() {
 
   // Who the token is: the console shows only the actions its role may take (the API still decides).
   http_->Get("/v1/whoami", [this](const httplib::Request& req, httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     if (!ex.allow(Action::kReadCluster, {}, "", "")) {
       return;
     }
@@ -387,7 +388,7 @@ void ApiServer::add_cluster_routes() {
   });
 
   http_->Get("/v1/nodes", [this](const httplib::Request& req, httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     if (!ex.allow(Action::kReadCluster, {}, "", "")) {
       return;
     }
@@ -405,7 +406,7 @@ void ApiServer::add_cluster_routes() {
 
   http_->Post(R"(/v1/nodes/([A-Za-z0-9._-]+)/(drain|resume))", [this](const httplib::Request& req,
                                                                       httplib::Response& res) {
-    Exchange ex(store_, req, res);
+    Exchange ex(store_, tokens_, req, res);
     const std::string node = req.matches[1].str();
     const std::string verb = req.matches[2].str();
     if (!ex.allow(Action::kDrainNode, {}, verb, "node/" + node)) {
