@@ -108,7 +108,8 @@ void ApiServer::add_routes() {
   });
   add_job_routes();
   add_log_routes();
-  add_cluster_routes();
+  add_queue_routes();
+  add_node_routes();
   add_console_routes(*http_);
 }
 

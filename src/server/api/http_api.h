@@ -47,7 +47,8 @@ class ApiServer {
  private:
   void add_routes();
   void add_job_routes();
-  void add_cluster_routes();
+  void add_queue_routes();  // and whoami
+  void add_node_routes();
   void add_log_routes();
   void note_request(const httplib::Request& req, int status);
   void note_unauthenticated(const std::string& peer, const std::string& path);
