@@ -212,8 +212,10 @@ Result<int> lock_data_dir(const std::string& dir) {
 }
 
 // SIGHUP: the queue file and the policy built from it again, against the cluster the daemon has.
-// Tokens need no reload: every request looks its token up in the store.
-void reload(const ServeArgs& a, const Cluster& cluster, server::Controller& controller, server::JsonLog& log) {
+// The API's token cache is dropped too (tokens are read again from the store on first use).
+void reload(const ServeArgs& a, const Cluster& cluster, server::Controller& controller, server::ApiServer& api,
+            server::JsonLog& log) {
+  api.drop_token_cache();
   policy::PolicyRegistry registry;
   policy::register_baseline(registry);
   auto options = policy_options(a, registry, cluster);
@@ -231,7 +233,7 @@ void reload(const ServeArgs& a, const Cluster& cluster, server::Controller& cont
   const size_t n = queues ? queues->queues.size() : 0;
   controller.reconfigure(std::move(queues), std::move(*scheduler));
   log.info("reload", {{"signal", "SIGHUP"}, {"queues", n}, {"policy", a.policy},
-                      {"tokens", "read from the store on every request; nothing to reload"}});
+                      {"tokens", "cache dropped; read again from the store"}});
 }
 
 // Waits for the signals blocked by daemon_signals(): SIGHUP reloads, SIGINT/SIGTERM stop the API
@@ -246,7 +248,7 @@ std::thread handle_signals(const ServeArgs& a, const Cluster& cluster, server::C
         continue;
       }
       if (sig == SIGHUP) {
-        reload(a, cluster, controller, log);
+        reload(a, cluster, controller, api, log);
         continue;
       }
       log.info("shutdown", {{"signal", sig == SIGINT ? "SIGINT" : "SIGTERM"},

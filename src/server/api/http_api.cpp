@@ -32,6 +32,7 @@ int http_status(const Status& s) {
 ApiServer::ApiServer(Controller& controller, Store& store, MetricsRegistry& metrics, ApiOptions options)
     : controller_(controller),
       store_(store),
+      tokens_(store),
       metrics_(metrics),
       options_(options),
       http_(std::make_unique<GuardedServer>(options.limits)),
@@ -107,7 +108,8 @@ void ApiServer::add_routes() {
   });
   add_job_routes();
   add_log_routes();
-  add_cluster_routes();
+  add_queue_routes();
+  add_node_routes();
   add_console_routes(*http_);
 }
 

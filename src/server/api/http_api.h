@@ -10,6 +10,7 @@
 
 #include "core/status.h"
 #include "server/api/http_listener.h"
+#include "server/api/token_cache.h"
 #include "server/driver/controller.h"
 #include "server/store/store.h"
 #include "server/telemetry/gpu_metrics.h"
@@ -41,11 +42,13 @@ class ApiServer {
   void run();   // serves until stop()
   void stop();
   void set_log(JsonLog* log) { log_ = log; }  // one line per request; none when null (tests)
+  void drop_token_cache() { tokens_.clear(); }  // SIGHUP
 
  private:
   void add_routes();
   void add_job_routes();
-  void add_cluster_routes();
+  void add_queue_routes();  // and whoami
+  void add_node_routes();
   void add_log_routes();
   void note_request(const httplib::Request& req, int status);
   void note_unauthenticated(const std::string& peer, const std::string& path);
@@ -58,6 +61,7 @@ class ApiServer {
 
   Controller& controller_;
   Store& store_;
+  TokenCache tokens_;
   MetricsRegistry& metrics_;
   MetricFamily* requests_;
   MetricFamily* unauthenticated_;

@@ -129,6 +129,7 @@ Result<CreatedToken> create_token(Store& store, const TokenRequest& req, int64_t
   if (!mine.is_ok()) {
     return mine.status();
   }
+  store.note_tokens_changed();
   if (mine->empty()) {
     return conflict("a token named `" + *name + "` already exists (names own jobs and stay taken after "
                     "revocation); choose another --name (see `boreas token list`)");
@@ -136,7 +137,7 @@ Result<CreatedToken> create_token(Store& store, const TokenRequest& req, int64_t
   return CreatedToken{*name, std::string(kPrefix) + *id + "_" + *secret};
 }
 
-std::optional<Principal> authenticate(Store& store, const std::string& token, int64_t now_us) {
+std::optional<std::pair<std::string, std::string>> split_token(const std::string& token) {
   if (token.rfind(kPrefix, 0) != 0) {
     return std::nullopt;
   }
@@ -144,8 +145,10 @@ std::optional<Principal> authenticate(Store& store, const std::string& token, in
   if (sep == std::string::npos) {
     return std::nullopt;
   }
-  const std::string id = token.substr(kPrefix.size(), sep - kPrefix.size());
-  const std::string secret = token.substr(sep + 1);
+  return std::pair{token.substr(kPrefix.size(), sep - kPrefix.size()), token.substr(sep + 1)};
+}
+
+std::optional<TokenRecord> read_token(Store& store, const std::string& id) {
   auto rows = store.query({"SELECT salt, hash, name, role, queues, unix_user, expires_us, revoked_us "
                            "FROM tokens WHERE id = ?1",
                            {id}});
@@ -153,20 +156,30 @@ std::optional<Principal> authenticate(Store& store, const std::string& token, in
     return std::nullopt;
   }
   const SqlRow& r = rows->front();
-  const std::string expected = as_text(r[1]);
-  const std::string got = salted_hash(as_text(r[0]), secret);
-  if (got.size() != expected.size() || CRYPTO_memcmp(got.data(), expected.data(), got.size()) != 0) {
-    return std::nullopt;
-  }
-  const int64_t expires = as_int(r[6]);
-  if (as_int(r[7]) != 0 || (expires != 0 && now_us >= expires)) {
-    return std::nullopt;
-  }
   auto role = parse_role(as_text(r[3]));
   if (!role) {
     return std::nullopt;
   }
-  return Principal{as_text(r[2]), *role, split_queue_list(as_text(r[4])), as_text(r[5])};
+  return TokenRecord{as_text(r[0]), as_text(r[1]),
+                     Principal{as_text(r[2]), *role, split_queue_list(as_text(r[4])), as_text(r[5])},
+                     as_int(r[6]), as_int(r[7])};
+}
+
+std::optional<Principal> check_token(const TokenRecord& record, const std::string& secret, int64_t now_us) {
+  const std::string got = salted_hash(record.salt, secret);
+  if (got.size() != record.hash.size() || CRYPTO_memcmp(got.data(), record.hash.data(), got.size()) != 0) {
+    return std::nullopt;
+  }
+  if (record.revoked_us != 0 || (record.expires_us != 0 && now_us >= record.expires_us)) {
+    return std::nullopt;
+  }
+  return record.who;
+}
+
+std::optional<Principal> authenticate(Store& store, const std::string& token, int64_t now_us) {
+  auto parts = split_token(token);
+  auto record = parts ? read_token(store, parts->first) : std::nullopt;
+  return record ? check_token(*record, parts->second, now_us) : std::nullopt;
 }
 
 Result<std::string> job_account(const Principal& who, bool allow_root_jobs) {
@@ -213,8 +226,10 @@ Status revoke_token(Store& store, const std::string& name, int64_t now_us) {
   if (live->empty()) {
     return not_found("no live token named `" + name + "`; `boreas token list` shows the names");
   }
-  return store.write_sync({{{"UPDATE tokens SET revoked_us = ?2 WHERE name = ?1 AND revoked_us = 0",
-                             {name, now_us}}}});
+  Status s = store.write_sync({{{"UPDATE tokens SET revoked_us = ?2 WHERE name = ?1 AND revoked_us = 0",
+                                 {name, now_us}}}});
+  store.note_tokens_changed();  // after the commit: a daemon that sees the bump reads the revocation
+  return s;
 }
 
 }  // namespace boreas::server

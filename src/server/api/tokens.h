@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -32,6 +33,22 @@ Result<CreatedToken> create_token(Store& store, const TokenRequest& req, int64_t
 // The principal a bearer token belongs to; nullopt for unknown, malformed, wrong, revoked or
 // expired (at now_us) tokens.
 std::optional<Principal> authenticate(Store& store, const std::string& token, int64_t now_us);
+
+// The parts authenticate() is made of, for the API's token cache (token_cache.h).
+// A token's row: who it is, and what checks a presented secret against it.
+struct TokenRecord {
+  std::string salt;
+  std::string hash;  // hex SHA-256(salt || secret)
+  Principal who;
+  int64_t expires_us = 0;  // 0 = never
+  int64_t revoked_us = 0;  // 0 = not revoked
+};
+// "brs_<id>_<secret>" → {id, secret}; nullopt when malformed.
+std::optional<std::pair<std::string, std::string>> split_token(const std::string& token);
+// The row of token ID; nullopt when there is none (or the store cannot be read).
+std::optional<TokenRecord> read_token(Store& store, const std::string& id);
+// WHO when SECRET matches and the token is neither revoked nor expired at now_us.
+std::optional<Principal> check_token(const TokenRecord& record, const std::string& secret, int64_t now_us);
 
 struct TokenInfo {
   std::string name;

@@ -176,7 +176,7 @@ class Controller {
   bool awaits_victim(const LiveJob& job);
   std::vector<JobId> holders(const policy::Start& start) const;
   std::vector<uint32_t> most_free_by_type() const;
-  std::string why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const;
+  void why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free, std::string& out) const;
   void explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free);
   JobSpec spec_of(const LiveJob& job);
   uint32_t largest_node_of(const std::string& type) const;
@@ -216,6 +216,8 @@ class Controller {
   Store& store_;
   Executor& executor_;
   std::map<uint32_t, LiveJob> jobs_;  // by id: jobs not ended, and ended ones until their row is durable
+  std::string reason_scratch_;        // explain_pending's buffer, reused every round
+  size_t with_dependency_ = 0;        // jobs_ entries with a dependency: rounds skip the walk at 0
   std::vector<std::pair<uint32_t, std::future<Status>>> retired_;  // ended jobs' last writes, by id
   uint32_t last_id_ = 0;  // the largest id given out (or stored)
   std::map<uint32_t, LiveJob> uncommitted_;  // submits whose rows are being stored, by id

@@ -60,6 +60,9 @@ bool Controller::waits_on_dependency(const LiveJob& job) const {
 // Before each round: a job still waiting is set aside (out of the state), one that can never run
 // is cancelled; a met one comes back with the jobs whose victims have exited (bring_back_set_aside).
 void Controller::resolve_dependencies(Time now) {
+  if (with_dependency_ == 0) {
+    return;  // a walk over every job in memory per round, for nothing
+  }
   bool set_aside_now = false;
   std::vector<LiveJob*> never;
   for (auto& [id, j] : jobs_) {

@@ -103,6 +103,7 @@ void Controller::drop_retired() {
     const auto it = jobs_.find(id);
     if (written.get().is_ok()) {
       forget(it->second);
+      with_dependency_ -= it->second.request.dependency.empty() ? 0 : 1;
       jobs_.erase(it);
       id = 0;
     } else {

@@ -141,6 +141,7 @@ void Controller::settle_submit(JobId id, bool committed) {
   }
   if (committed) {
     LiveJob& j = jobs_.emplace(id.value(), std::move(it->second)).first->second;
+    with_dependency_ += j.request.dependency.empty() ? 0 : 1;
     enter_state(j);
     dirty_ = true;
     note("job.submitted", {{"job", id.value()}, {"owner", j.owner}, {"queue", j.request.queue},

@@ -32,32 +32,51 @@ std::vector<uint32_t> Controller::most_free_by_type() const {
   return most;
 }
 
-std::string Controller::why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free) const {
+// Written into OUT (cleared first): every pending job gets one each round, so the text is built
+// in a buffer the controller reuses instead of in fresh strings.
+void Controller::why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free, std::string& out) const {
   const auto type = job.request.gpu_type.empty() ? std::nullopt
                                                  : config_.cluster.catalog.find(job.request.gpu_type);
   const uint32_t most = type ? most_free[type->value()] : most_free.back();
+  const std::string& typed = job.request.gpu_type;
+  out.clear();
   if (most >= job.request.gpus) {
-    return "waiting: the " + std::string(config_.scheduler->name()) + " policy starts other jobs first";
+    out.append("waiting: the ").append(config_.scheduler->name()).append(" policy starts other jobs first");
+    return;
   }
-  if (const uint32_t per = largest_node_of(job.request.gpu_type); job.request.gpus > per) {
-    return "no fit: a gang of " + std::to_string(job.request.gpus) + " GPUs needs " +
-           std::to_string(job.request.gpus / std::max(per, 1u)) + " whole free undrained nodes of " +
-           std::to_string(per) + (job.request.gpu_type.empty() ? "" : " " + job.request.gpu_type) +
-           " GPUs (one Slurm job, the same count on every node); the most free on one node now is " +
-           std::to_string(most);
+  if (const uint32_t per = largest_node_of(typed); job.request.gpus > per) {
+    out.append("no fit: a gang of ").append(std::to_string(job.request.gpus)).append(" GPUs needs ");
+    out.append(std::to_string(job.request.gpus / std::max(per, 1u))).append(" whole free undrained nodes of ");
+    out.append(std::to_string(per)).append(typed.empty() ? "" : " ").append(typed);
+    out.append(" GPUs (one Slurm job, the same count on every node); the most free on one node now is ");
+    out.append(std::to_string(most));
+    return;
   }
-  return "no fit: needs " + std::to_string(job.request.gpus) + " GPUs on one undrained node" +
-         (job.request.gpu_type.empty() ? "" : " of type " + job.request.gpu_type) +
-         "; the most free now is " + std::to_string(most);
+  out.append("no fit: needs ").append(std::to_string(job.request.gpus)).append(" GPUs on one undrained node");
+  if (!typed.empty()) {
+    out.append(" of type ").append(typed);
+  }
+  out.append("; the most free now is ").append(std::to_string(most));
 }
 
 // The policy's own reason when it gave one this round, else what the daemon sees. A job the plan
 // started but the daemon could not place keeps the daemon's view: the policy's reason is older.
+// The job's strings are assigned only when they change (their buffers are kept).
 void Controller::explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free) {
   const policy::PendingReason r =
       planned ? policy::PendingReason{} : config_.scheduler->pending_reason(slot_of(job.id));
-  job.reason_kind = std::string(policy::to_string(r.kind));
-  job.reason = r.kind == policy::PendingKind::kNone ? why_pending(job, most_free) : policy::describe(r);
+  const std::string_view kind = policy::to_string(r.kind);
+  if (job.reason_kind != kind) {
+    job.reason_kind.assign(kind);
+  }
+  if (r.kind == policy::PendingKind::kNone) {
+    why_pending(job, most_free, reason_scratch_);
+  } else {
+    reason_scratch_ = policy::describe(r);
+  }
+  if (job.reason != reason_scratch_) {
+    job.reason = reason_scratch_;
+  }
 }
 
 JobSpec Controller::spec_of(const LiveJob& job) {
@@ -214,7 +233,7 @@ bool Controller::apply_plan(const policy::Plan& plan) {
   std::vector<LiveJob*> starting;
   std::set<uint32_t> planned;
   bool waits = false;
-  NodeLoad load(config_.cluster, jobs_);  // CPUs and memory, which the policy does not see
+  std::optional<NodeLoad> load;  // CPUs and memory, which the policy does not see: built at the first start
   std::vector<std::pair<LiveJob*, std::string>> no_room;
   for (const policy::Start& start : plan.starts) {
     LiveJob* j = find(JobId(slot_job_[start.job.value()]));
@@ -229,7 +248,10 @@ bool Controller::apply_plan(const policy::Plan& plan) {
       j->reason_kind.clear();
       set_aside(*j);
     } else if (take_start(start, *j)) {
-      if (auto why = load.admit(*j, drained_)) {
+      if (!load) {
+        load.emplace(config_.cluster, jobs_);
+      }
+      if (auto why = load->admit(*j, drained_)) {
         no_room.emplace_back(j, std::move(*why));
       } else {
         starting.push_back(j);
@@ -391,6 +413,7 @@ Status Controller::recover() {
     specs_.push_back(spec_of(j));
     slot_job_.push_back(id);
     used_slots_ += 1;
+    with_dependency_ += j.request.dependency.empty() ? 0 : 1;
     jobs_.emplace(id, std::move(j));
   }
   const auto running = static_cast<size_t>(

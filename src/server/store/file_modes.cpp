@@ -28,7 +28,7 @@ Status secure_data_dir(const std::string& dir) {
   }
   BOREAS_RETURN_IF_ERROR(set_mode(dir, 0711, true));
   BOREAS_RETURN_IF_ERROR(set_mode(dir + "/jobs", 0711, true));
-  for (const char* file : {"/boreas.db", "/boreas.db-wal", "/boreas.db-shm"}) {
+  for (const char* file : {"/boreas.db", "/boreas.db-wal", "/boreas.db-shm", "/boreas.db-tokens"}) {
     BOREAS_RETURN_IF_ERROR(set_mode(dir + file, 0600, false));
   }
   return Status::ok();

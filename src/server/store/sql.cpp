@@ -65,6 +65,27 @@ SqlRow read_row(sqlite3_stmt* s) {
   return row;
 }
 
+// Binds `stmt`'s parameters to `s` and steps it to the end; the caller resets or finalizes `s`.
+Status execute(sqlite3* db, sqlite3_stmt* s, const SqlStatement& stmt, std::vector<SqlRow>* rows) {
+  for (size_t i = 0; i < stmt.params.size(); ++i) {
+    if (bind_one(s, static_cast<int>(i + 1), stmt.params[i]) != SQLITE_OK) {
+      return sql_error(db, stmt.sql);
+    }
+  }
+  for (;;) {
+    const int rc = sqlite3_step(s);
+    if (rc == SQLITE_DONE) {
+      return Status::ok();
+    }
+    if (rc != SQLITE_ROW) {
+      return sql_error(db, stmt.sql);
+    }
+    if (rows != nullptr) {
+      rows->push_back(read_row(s));
+    }
+  }
+}
+
 }  // namespace
 
 Status sql_run(sqlite3* db, const SqlStatement& stmt, std::vector<SqlRow>* rows) {
@@ -73,23 +94,33 @@ Status sql_run(sqlite3* db, const SqlStatement& stmt, std::vector<SqlRow>* rows)
     return sql_error(db, stmt.sql);
   }
   StmtPtr s(raw);
-  for (size_t i = 0; i < stmt.params.size(); ++i) {
-    if (bind_one(s.get(), static_cast<int>(i + 1), stmt.params[i]) != SQLITE_OK) {
-      return sql_error(db, stmt.sql);
-    }
+  return execute(db, s.get(), stmt, rows);
+}
+
+StatementCache::~StatementCache() {
+  for (auto& [sql, s] : cached_) {
+    sqlite3_finalize(s);
   }
-  for (;;) {
-    const int rc = sqlite3_step(s.get());
-    if (rc == SQLITE_DONE) {
-      return Status::ok();
+}
+
+Status StatementCache::run(const SqlStatement& stmt, std::vector<SqlRow>* rows) {
+  auto it = cached_.find(stmt.sql);
+  if (it == cached_.end()) {
+    if (cached_.size() >= kCapacity) {
+      return sql_run(db_, stmt, rows);
     }
-    if (rc != SQLITE_ROW) {
-      return sql_error(db, stmt.sql);
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v3(db_, stmt.sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &raw, nullptr) != SQLITE_OK) {
+      sqlite3_finalize(raw);
+      return sql_error(db_, stmt.sql);
     }
-    if (rows != nullptr) {
-      rows->push_back(read_row(s.get()));
-    }
+    it = cached_.emplace(stmt.sql, raw).first;
   }
+  Status result = execute(db_, it->second, stmt, rows);
+  // A statement left mid-step would hold its read transaction open (and block checkpoints).
+  sqlite3_reset(it->second);
+  sqlite3_clear_bindings(it->second);
+  return result;
 }
 
 Status sql_exec(sqlite3* db, const std::string& script) {

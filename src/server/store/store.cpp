@@ -70,16 +70,16 @@ Status migrate(sqlite3* db, int32_t target) {
   return Status::ok();
 }
 
-Status run_mutation(sqlite3* db, const Mutation& m) {
-  BOREAS_RETURN_IF_ERROR(sql_exec(db, "SAVEPOINT m;"));
+Status run_mutation(sqlite3* db, StatementCache& stmts, const Mutation& m) {
+  BOREAS_RETURN_IF_ERROR(stmts.run({"SAVEPOINT m", {}}));
   for (const SqlStatement& st : m.statements) {
-    Status s = sql_run(db, st);
+    Status s = stmts.run(st);
     if (!s.is_ok()) {
       (void)sql_exec(db, "ROLLBACK TO m; RELEASE m;");
       return s;
     }
   }
-  return sql_exec(db, "RELEASE m;");
+  return stmts.run({"RELEASE m", {}});
 }
 
 }  // namespace
@@ -94,15 +94,22 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& path, StoreOptions
   if (s.is_ok()) {
     s = migrate(*writer, target);
   }
-  auto reader = s.is_ok() ? open_connection(path) : Result<sqlite3*>(s);
+  auto tokens_changed = s.is_ok() ? SharedCounter::open(path + "-tokens")
+                                  : Result<std::unique_ptr<SharedCounter>>(s);
+  auto reader = tokens_changed.is_ok() ? open_connection(path) : Result<sqlite3*>(tokens_changed.status());
   if (!reader.is_ok()) {
     sqlite3_close(*writer);
     return reader.status();
   }
-  return std::unique_ptr<Store>(new Store(*writer, *reader));
+  return std::unique_ptr<Store>(new Store(*writer, *reader, std::move(*tokens_changed)));
 }
 
-Store::Store(sqlite3* writer, sqlite3* reader) : writer_db_(writer), reader_db_(reader) {
+Store::Store(sqlite3* writer, sqlite3* reader, std::unique_ptr<SharedCounter> tokens_changed)
+    : writer_db_(writer),
+      reader_db_(reader),
+      writer_stmts_(std::make_unique<StatementCache>(writer)),
+      reader_stmts_(std::make_unique<StatementCache>(reader)),
+      tokens_changed_(std::move(tokens_changed)) {
   writer_ = std::thread([this] { writer_loop(); });
 }
 
@@ -113,6 +120,8 @@ Store::~Store() {
   }
   cv_.notify_all();
   writer_.join();
+  reader_stmts_.reset();  // a connection with statements left does not close
+  writer_stmts_.reset();
   sqlite3_close(reader_db_);
   sqlite3_close(writer_db_);
 }
@@ -150,11 +159,11 @@ void Store::writer_loop() {
 void Store::commit_batch(std::deque<Pending>& batch) {
   std::vector<Status> results;
   results.reserve(batch.size());
-  Status begun = sql_exec(writer_db_, "BEGIN IMMEDIATE;");
+  Status begun = writer_stmts_->run({"BEGIN IMMEDIATE", {}});
   for (Pending& p : batch) {
-    results.push_back(begun.is_ok() ? run_mutation(writer_db_, p.mutation) : begun);
+    results.push_back(begun.is_ok() ? run_mutation(writer_db_, *writer_stmts_, p.mutation) : begun);
   }
-  Status committed = begun.is_ok() ? sql_exec(writer_db_, "COMMIT;") : begun;
+  Status committed = begun.is_ok() ? writer_stmts_->run({"COMMIT", {}}) : begun;
   if (!committed.is_ok() && begun.is_ok()) {
     (void)sql_exec(writer_db_, "ROLLBACK;");
   }
@@ -177,7 +186,7 @@ void Store::commit_batch(std::deque<Pending>& batch) {
 Result<std::vector<SqlRow>> Store::query(const SqlStatement& q) {
   std::lock_guard lock(reader_mu_);
   std::vector<SqlRow> rows;
-  if (Status s = sql_run(reader_db_, q, &rows); !s.is_ok()) {
+  if (Status s = reader_stmts_->run(q, &rows); !s.is_ok()) {
     read_errors_ += 1;
     return s;
   }

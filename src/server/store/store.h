@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "server/store/shared_counter.h"
 #include "server/store/sql.h"
 
 struct sqlite3;
@@ -44,6 +45,11 @@ class Store {
   // Reads through a separate connection; WAL lets it run beside the writer.
   Result<std::vector<SqlRow>> query(const SqlStatement& q);
 
+  // Bumped after every change to the tokens table, in every process that opens this store
+  // (the file `<path>-tokens`): the API drops its token cache when it sees a new value.
+  uint64_t tokens_generation() const { return tokens_changed_->value(); }
+  void note_tokens_changed() { tokens_changed_->bump(); }
+
   int32_t schema_version();
   uint64_t transactions_committed() const;
   // Mutations whose commit failed, and failed reads, since the store opened (for /metrics).
@@ -55,12 +61,15 @@ class Store {
     Mutation mutation;
     std::promise<Status> done;
   };
-  Store(sqlite3* writer, sqlite3* reader);
+  Store(sqlite3* writer, sqlite3* reader, std::unique_ptr<SharedCounter> tokens_changed);
   void writer_loop();
   void commit_batch(std::deque<Pending>& batch);
 
   sqlite3* writer_db_;
   sqlite3* reader_db_;
+  std::unique_ptr<StatementCache> writer_stmts_;  // the writer thread's only
+  std::unique_ptr<StatementCache> reader_stmts_;  // guarded by reader_mu_
+  std::unique_ptr<SharedCounter> tokens_changed_;
   std::mutex reader_mu_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
