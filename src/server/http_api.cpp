@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/http_console.h"
+#include "server/http_services.h"
 #include "server/job_records.h"
 
 namespace boreas::server {
@@ -109,6 +110,9 @@ void ApiServer::add_routes() {
   add_log_routes();
   add_cluster_routes();
   add_console_routes(*http_);
+  if (options_.services != nullptr) {
+    add_service_routes(*http_, *options_.services, store_, options_.allow_root_jobs);
+  }
 }
 
 }  // namespace boreas::server
