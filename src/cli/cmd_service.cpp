@@ -67,19 +67,24 @@ std::string ready_of(const json& v) {
 }
 
 std::vector<std::string> service_row(const json& v) {
-  return {cell(v, "name"), cell(v, "owner"), cell(v["replica"], "queue"), ready_of(v),
-          cell(v, "min_replicas") + ".." + cell(v, "max_replicas"), cell(v, "desired_replicas"),
+  return {cell(v, "name"),
+          cell(v, "owner"),
+          cell(v["replica"], "queue"),
+          ready_of(v),
+          cell(v, "min_replicas") + ".." + cell(v, "max_replicas"),
+          cell(v, "desired_replicas"),
           cell(v, "inflight_requests")};
 }
 
-const std::vector<std::string> kServiceHeader = {"SERVICE", "OWNER", "QUEUE", "READY", "REPLICAS", "DESIRED", "INFLIGHT"};
+const std::vector<std::string> kServiceHeader = {"SERVICE",  "OWNER",   "QUEUE",   "READY",
+                                                 "REPLICAS", "DESIRED", "INFLIGHT"};
 
 void print_service(const json& v) {
   print_table(kServiceHeader, {service_row(v)});
   std::vector<std::vector<std::string>> rows;
   for (const json& r : v["replicas"]) {
-    rows.push_back({cell(r, "index"), cell(r, "job"), cell(r, "port"), cell(r, "state"), cell(r, "inflight_requests"),
-                    cell(r, "cold_start_s")});
+    rows.push_back({cell(r, "index"), cell(r, "job"), cell(r, "port"), cell(r, "state"),
+                    cell(r, "inflight_requests"), cell(r, "cold_start_s")});
   }
   std::cout << "\n";
   print_table({"REPLICA", "JOB", "PORT", "STATE", "INFLIGHT", "COLD_START_S"}, rows);
@@ -97,7 +102,8 @@ void print_services(const json& j) {
 }
 
 void add_create(CLI::App* service, Runner& runner) {
-  auto* cmd = service->add_subcommand("create", "Create a service: MIN..MAX replica jobs of CMD, scaled on their load");
+  auto* cmd = service->add_subcommand("create",
+                                      "Create a service: MIN..MAX replica jobs of CMD, scaled on their load");
   auto a = std::make_shared<ClientArgs>();
   auto s = std::make_shared<ServiceArgs>();
   add_common(cmd, *a);
@@ -113,7 +119,8 @@ void add_create(CLI::App* service, Runner& runner) {
   cmd->add_option("--interval", s->interval_s, "Seconds between load polls and decisions (10)");
   cmd->add_option("--scale-down-delay", s->scale_down_delay_s,
                   "Seconds the load must stay low before replicas are cancelled (60)");
-  cmd->add_option("command", s->replica.command, "The replica's program and arguments (after --)")->required();
+  cmd->add_option("command", s->replica.command, "The replica's program and arguments (after --)")
+      ->required();
   cmd->callback([&runner, a, s] {
     runner.action = [a, s] {
       auto body = create_body(*s);
@@ -147,7 +154,8 @@ void add_simple(CLI::App* service, Runner& runner, const std::string& verb, cons
 }  // namespace
 
 void add_service_command(CLI::App& app, Runner& runner) {
-  auto* service = app.add_subcommand("service", "Services: replica jobs scaled on the load they report (docs/live.md)");
+  auto* service =
+      app.add_subcommand("service", "Services: replica jobs scaled on the load they report (docs/live.md)");
   service->require_subcommand(1);
   add_create(service, runner);
   add_simple(service, runner, "list", "List services", "GET", print_services);

@@ -23,7 +23,8 @@ Time wall_now() {
 // One service request: its token's principal, and the answers that end it (401/403 audited
 // for changes, errors with the status of their code).
 struct ServiceRequest {
-  ServiceRequest(Store& s, const httplib::Request& req, httplib::Response& r) : store(s), res(r), peer(req.remote_addr) {
+  ServiceRequest(Store& s, const httplib::Request& req, httplib::Response& r)
+      : store(s), res(r), peer(req.remote_addr) {
     const std::string header = req.get_header_value("Authorization");
     if (header.rfind("Bearer ", 0) == 0) {
       who = authenticate(store, header.substr(7), wall_now().us());
@@ -39,8 +40,9 @@ struct ServiceRequest {
       send_error(res, 401, "missing or unknown bearer token; send `Authorization: Bearer <token>`");
       return false;
     }
-    send_error(res, 403, "token of `" + who->name + "` may not " + std::string(to_string(action)) +
-                             " in queue `" + scope.queue + "`");
+    send_error(res, 403,
+               "token of `" + who->name + "` may not " + std::string(to_string(action)) + " in queue `" +
+                   scope.queue + "`");
     audit(audited, target, "403");
     return false;
   }
@@ -61,12 +63,14 @@ struct ServiceRequest {
   std::optional<Principal> who;
 };
 
-Scope scope_of(const ServiceView& v) { return {v.config.replica.queue, v.config.owner}; }
+Scope scope_of(const ServiceView& v) {
+  return {v.config.replica.queue, v.config.owner};
+}
 
 // The service a /v1/services/{name} request names, if the token may `action` on it; nullopt once
 // answered (401, 404, 403).
-std::optional<ServiceView> named_service(ServiceManager& services, ServiceRequest& rq, const std::string& name,
-                                         Action action, const std::string& audited) {
+std::optional<ServiceView> named_service(ServiceManager& services, ServiceRequest& rq,
+                                         const std::string& name, Action action, const std::string& audited) {
   if (!rq.who) {
     rq.allow(action, {}, audited, "service/" + name);
     return std::nullopt;
@@ -82,7 +86,8 @@ std::optional<ServiceView> named_service(ServiceManager& services, ServiceReques
   return std::move(*v);
 }
 
-void create_route(ServiceManager& services, ServiceRequest& rq, const std::string& body, bool allow_root_jobs) {
+void create_route(ServiceManager& services, ServiceRequest& rq, const std::string& body,
+                  bool allow_root_jobs) {
   if (!rq.who) {
     rq.allow(Action::kSubmit, {}, "service.create", "service/-");
     return;
@@ -123,7 +128,10 @@ json service_view_json(const ServiceView& v, bool show_env) {
   j["inflight_requests"] = v.inflight;
   json replicas = json::array();
   for (const ReplicaView& r : v.replicas) {
-    json one = {{"job", r.job}, {"index", r.index}, {"port", r.port}, {"state", std::string(to_string(r.state))},
+    json one = {{"job", r.job},
+                {"index", r.index},
+                {"port", r.port},
+                {"state", std::string(to_string(r.state))},
                 {"inflight_requests", r.inflight}};
     if (r.cold_start_s) {
       one["cold_start_s"] = *r.cold_start_s;
@@ -138,10 +146,11 @@ json service_view_json(const ServiceView& v, bool show_env) {
 }
 
 void add_service_routes(httplib::Server& http, ServiceManager& services, Store& store, bool allow_root_jobs) {
-  http.Post("/v1/services", [&services, &store, allow_root_jobs](const httplib::Request& req, httplib::Response& res) {
-    ServiceRequest rq(store, req, res);
-    create_route(services, rq, req.body, allow_root_jobs);
-  });
+  http.Post("/v1/services",
+            [&services, &store, allow_root_jobs](const httplib::Request& req, httplib::Response& res) {
+              ServiceRequest rq(store, req, res);
+              create_route(services, rq, req.body, allow_root_jobs);
+            });
   http.Get("/v1/services", [&services, &store](const httplib::Request& req, httplib::Response& res) {
     ServiceRequest rq(store, req, res);
     if (!rq.allow(Action::kReadJob, {}, "", "")) {
@@ -155,26 +164,28 @@ void add_service_routes(httplib::Server& http, ServiceManager& services, Store& 
     }
     send_json(res, 200, {{"services", out}});
   });
-  http.Get(R"(/v1/services/([a-z0-9-]+))", [&services, &store](const httplib::Request& req, httplib::Response& res) {
-    ServiceRequest rq(store, req, res);
-    const auto v = named_service(services, rq, req.matches[1].str(), Action::kReadJob, "");
-    if (v) {
-      send_json(res, 200, service_view_json(*v, env_visible_to(rq.who, v->config.owner)));
-    }
-  });
-  http.Delete(R"(/v1/services/([a-z0-9-]+))", [&services, &store](const httplib::Request& req, httplib::Response& res) {
-    ServiceRequest rq(store, req, res);
-    const std::string name = req.matches[1].str();
-    if (!named_service(services, rq, name, Action::kCancel, "service.delete")) {
-      return;
-    }
-    auto gone = services.remove(rq.caller(), name);
-    if (!gone.is_ok()) {
-      rq.fail(gone.status(), "service.delete", "service/" + name);
-      return;
-    }
-    send_json(res, 200, service_view_json(*gone, true));
-  });
+  http.Get(R"(/v1/services/([a-z0-9-]+))",
+           [&services, &store](const httplib::Request& req, httplib::Response& res) {
+             ServiceRequest rq(store, req, res);
+             const auto v = named_service(services, rq, req.matches[1].str(), Action::kReadJob, "");
+             if (v) {
+               send_json(res, 200, service_view_json(*v, env_visible_to(rq.who, v->config.owner)));
+             }
+           });
+  http.Delete(R"(/v1/services/([a-z0-9-]+))",
+              [&services, &store](const httplib::Request& req, httplib::Response& res) {
+                ServiceRequest rq(store, req, res);
+                const std::string name = req.matches[1].str();
+                if (!named_service(services, rq, name, Action::kCancel, "service.delete")) {
+                  return;
+                }
+                auto gone = services.remove(rq.caller(), name);
+                if (!gone.is_ok()) {
+                  rq.fail(gone.status(), "service.delete", "service/" + name);
+                  return;
+                }
+                send_json(res, 200, service_view_json(*gone, true));
+              });
 }
 
 }  // namespace boreas::server

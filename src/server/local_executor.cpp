@@ -1,5 +1,4 @@
 #include "server/local_executor.h"
-#include "server/service_config.h"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -12,6 +11,7 @@
 
 #include "server/cgroup.h"
 #include "server/process.h"
+#include "server/replica_env.h"
 
 namespace boreas::server {
 namespace {

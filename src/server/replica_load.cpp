@@ -49,13 +49,15 @@ std::optional<Sample> sample_of(std::string_view line) {
     return std::nullopt;
   }
   const size_t v_end = line.find_first_of(" \t\r", v);
-  return Sample{line.substr(0, name_end), line.substr(v, v_end == std::string_view::npos ? v_end : v_end - v)};
+  return Sample{line.substr(0, name_end),
+                line.substr(v, v_end == std::string_view::npos ? v_end : v_end - v)};
 }
 
 std::optional<double> number_of(std::string_view text) {
   double d = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-  return ec == std::errc() && end == text.data() + text.size() && d >= 0 ? std::optional<double>(d) : std::nullopt;
+  return ec == std::errc() && end == text.data() + text.size() && d >= 0 ? std::optional<double>(d)
+                                                                         : std::nullopt;
 }
 
 }  // namespace
@@ -72,21 +74,23 @@ Result<double> parse_inflight(const std::string& text) {
     at = nl == std::string::npos ? text.size() : nl + 1;
     const auto s = sample_of(line);
     const bool mine = s && s->name == "inflight_requests";
-    const bool theirs = s && (s->name == "vllm:num_requests_running" || s->name == "vllm:num_requests_waiting");
+    const bool theirs =
+        s && (s->name == "vllm:num_requests_running" || s->name == "vllm:num_requests_waiting");
     if (!mine && !theirs) {
       continue;
     }
     const auto n = number_of(s->value);
     if (!n) {
-      return invalid_argument("line " + std::to_string(line_no + 1) + ": " + std::string(s->name) + " has value `" +
-                              std::string(s->value) + "`; expected a non-negative number");
+      return invalid_argument("line " + std::to_string(line_no + 1) + ": " + std::string(s->name) +
+                              " has value `" + std::string(s->value) + "`; expected a non-negative number");
     }
     (mine ? own : vllm) += *n;
     (mine ? has_own : has_vllm) = true;
   }
   if (!has_own && !has_vllm) {
-    return not_found("no inflight_requests sample (nor vLLM's vllm:num_requests_running/waiting); "
-                     "serve a line `inflight_requests N` on GET /metrics");
+    return not_found(
+        "no inflight_requests sample (nor vLLM's vllm:num_requests_running/waiting); "
+        "serve a line `inflight_requests N` on GET /metrics");
   }
   return has_own ? own : vllm;
 }
@@ -99,10 +103,12 @@ Result<double> fetch_inflight(int port, Duration timeout) {
   client.set_write_timeout(us);
   const auto res = client.Get("/metrics");
   if (!res) {
-    return io_error("GET http://127.0.0.1:" + std::to_string(port) + "/metrics: " + httplib::to_string(res.error()));
+    return io_error("GET http://127.0.0.1:" + std::to_string(port) +
+                    "/metrics: " + httplib::to_string(res.error()));
   }
   if (res->status != 200) {
-    return io_error("GET http://127.0.0.1:" + std::to_string(port) + "/metrics answered " + std::to_string(res->status));
+    return io_error("GET http://127.0.0.1:" + std::to_string(port) + "/metrics answered " +
+                    std::to_string(res->status));
   }
   return parse_inflight(res->body);
 }

@@ -20,15 +20,17 @@ Status check_name(const json& v, std::string& out) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
   });
   if (!ok || !chars || out.front() == '-') {
-    return field_error("name", "expected 1 to 63 lowercase letters, digits and '-' (not first), e.g. \"chat\"; got " +
-                                   v.dump());
+    return field_error(
+        "name",
+        "expected 1 to 63 lowercase letters, digits and '-' (not first), e.g. \"chat\"; got " + v.dump());
   }
   return Status::ok();
 }
 
 Status read_replicas(const json& v, const char* field, int32_t& out) {
   if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > kMaxReplicas) {
-    return field_error(field, "expected a whole number from 1 to " + std::to_string(kMaxReplicas) + ", got " + v.dump());
+    return field_error(
+        field, "expected a whole number from 1 to " + std::to_string(kMaxReplicas) + ", got " + v.dump());
   }
   out = static_cast<int32_t>(v.get<int64_t>());
   return Status::ok();
@@ -37,8 +39,8 @@ Status read_replicas(const json& v, const char* field, int32_t& out) {
 // `what` names the unit: "a number of seconds", "a number of requests".
 Status read_number(const json& v, const char* field, const char* what, double lo, double hi, double& out) {
   if (!v.is_number() || v.get<double>() < lo || v.get<double>() > hi) {
-    return field_error(field, "expected " + std::string(what) + " from " + json(lo).dump() + " to " + json(hi).dump() +
-                                  ", got " + v.dump());
+    return field_error(field, "expected " + std::string(what) + " from " + json(lo).dump() + " to " +
+                                  json(hi).dump() + ", got " + v.dump());
   }
   out = v.get<double>();
   return Status::ok();
@@ -54,7 +56,8 @@ Status read_replica(const json& v, SpecOrigin origin, SubmitRequest& out) {
     return r.status().with_context("$.replica: ");
   }
   if (r->gpus == 0) {
-    return field_error("replica.gpus", "a service's replicas need at least one GPU; give \"gpus\": N (N >= 1)");
+    return field_error("replica.gpus",
+                       "a service's replicas need at least one GPU; give \"gpus\": N (N >= 1)");
   }
   if (!r->dependency.empty()) {
     return field_error("replica.dependency", "replicas start when the autoscaler wants them; leave it out");
@@ -100,8 +103,9 @@ Status read_key(const std::string& key, const json& v, SpecOrigin origin, Servic
   if (key == "owner" || key == "created_us") {
     return field_error(key, "set by the daemon; leave it out");
   }
-  return field_error(key, "unknown field; known: name, replica, min_replicas, max_replicas, target_inflight, "
-                          "interval_s, scale_down_delay_s");
+  return field_error(key,
+                     "unknown field; known: name, replica, min_replicas, max_replicas, target_inflight, "
+                     "interval_s, scale_down_delay_s");
 }
 
 Status check_complete(const json& j, const ServiceConfig& s) {
@@ -112,22 +116,20 @@ Status check_complete(const json& j, const ServiceConfig& s) {
   }
   if (s.min_replicas > s.max_replicas) {
     return field_error("min_replicas", std::to_string(s.min_replicas) + " is above max_replicas " +
-                                           std::to_string(s.max_replicas) + "; give MIN..MAX with MIN <= MAX");
+                                           std::to_string(s.max_replicas) +
+                                           "; give MIN..MAX with MIN <= MAX");
   }
   return Status::ok();
 }
 
 }  // namespace
 
-bool is_replica_env(std::string_view name) {
-  return name == kServiceEnv || name == kReplicaEnv || name == kReplicaPortEnv;
-}
-
 Result<ServiceConfig> parse_service(const std::string& body, SpecOrigin origin) {
   const json j = json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    return invalid_argument("the body is not a JSON object; send {\"name\": ..., \"replica\": {...}, "
-                            "\"min_replicas\": 1, \"max_replicas\": 4}");
+    return invalid_argument(
+        "the body is not a JSON object; send {\"name\": ..., \"replica\": {...}, "
+        "\"min_replicas\": 1, \"max_replicas\": 4}");
   }
   ServiceConfig s;
   for (const auto& [key, v] : j.items()) {

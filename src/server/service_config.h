@@ -11,27 +11,21 @@
 #include "core/status.h"
 #include "server/job_json.h"
 #include "server/live_job.h"
+#include "server/replica_env.h"
 
 namespace boreas::server {
 
 struct ServiceConfig {
   std::string name;
-  std::string owner;  // the token name that created it: its replicas are this owner's jobs
+  std::string owner;      // the token name that created it: its replicas are this owner's jobs
   SubmitRequest replica;  // every replica job's request (queue, class, GPUs, command, run_as)
   int32_t min_replicas = 1;
   int32_t max_replicas = 1;
-  double target_inflight = 32;      // in-flight requests per replica the autoscaler aims at
-  double interval_s = 10;           // how often the daemon polls the replicas and decides
-  double scale_down_delay_s = 60;   // desired must stay lower this long before replicas are cancelled
+  double target_inflight = 32;     // in-flight requests per replica the autoscaler aims at
+  double interval_s = 10;          // how often the daemon polls the replicas and decides
+  double scale_down_delay_s = 60;  // desired must stay lower this long before replicas are cancelled
   int64_t created_us = 0;
 };
-
-// The names replicas learn from their environment (set by the daemon, reserved for users).
-inline constexpr const char* kServiceEnv = "BOREAS_SERVICE";
-inline constexpr const char* kReplicaEnv = "BOREAS_REPLICA";
-inline constexpr const char* kReplicaPortEnv = "BOREAS_REPLICA_PORT";
-// Whether a reserved variable is one of those three: the executor passes them to the job.
-bool is_replica_env(std::string_view name);
 
 // A POST /v1/services body (kClient) or a stored spec (kStore, which carries owner, run_as and
 // created_us). Checks bounds: 1 <= min <= max <= 64, at least one GPU per replica, a name of

@@ -37,27 +37,34 @@ Duration poll_timeout(const ServiceConfig& c) {
   return Duration::from_seconds(std::clamp(c.interval_s / 2, 0.05, 1.0));
 }
 
-std::string service_target(const std::string& name) { return "service/" + name; }
+std::string service_target(const std::string& name) {
+  return "service/" + name;
+}
 
 }  // namespace
 
 std::string_view to_string(ReplicaState s) {
   switch (s) {
-    case ReplicaState::kPending: return "pending";
-    case ReplicaState::kStarting: return "starting";
-    case ReplicaState::kReady: return "ready";
+    case ReplicaState::kPending:
+      return "pending";
+    case ReplicaState::kStarting:
+      return "starting";
+    case ReplicaState::kReady:
+      return "ready";
   }
   return "unknown";
 }
 
-ServiceManager::Service::Service(ServiceConfig c) : config(std::move(c)), autoscaler(autoscaler_spec(config)) {}
+ServiceManager::Service::Service(ServiceConfig c)
+    : config(std::move(c)), autoscaler(autoscaler_spec(config)) {}
 
 ServiceManager::ServiceManager(Controller& controller, Store& store, MetricsRegistry& metrics,
                                ServiceManagerOptions options)
     : controller_(controller), store_(store), options_(std::move(options)) {
-  replicas_gauge_ = &metrics.add("boreas_service_replicas",
-                                 "Replica jobs of each service by state: pending, starting (cold start), ready.",
-                                 MetricType::kGauge, {"service", "state"});
+  replicas_gauge_ =
+      &metrics.add("boreas_service_replicas",
+                   "Replica jobs of each service by state: pending, starting (cold start), ready.",
+                   MetricType::kGauge, {"service", "state"});
   desired_gauge_ = &metrics.add("boreas_service_desired_replicas",
                                 "The autoscaler's replica count for each service at its last poll.",
                                 MetricType::kGauge, {"service"});
@@ -70,7 +77,9 @@ ServiceManager::ServiceManager(Controller& controller, Store& store, MetricsRegi
   metrics.on_render([this] { refresh_metrics(); });
 }
 
-ServiceManager::~ServiceManager() { stop(); }
+ServiceManager::~ServiceManager() {
+  stop();
+}
 
 Status ServiceManager::recover() {
   auto stored = load_services(store_);
@@ -98,8 +107,8 @@ Status ServiceManager::recover() {
       orphans_.push_back(j.id.value());
       continue;
     }
-    Replica r{j.id.value(), env_number(j.request, kReplicaEnv), env_number(j.request, kReplicaPortEnv), j.attempts,
-              j.state == JobState::kRunning, {}};
+    Replica r{j.id.value(), env_number(j.request, kReplicaEnv), env_number(j.request, kReplicaPortEnv),
+              j.attempts,   j.state == JobState::kRunning,      {}};
     r.view = {r.job, r.index, r.port, ReplicaState::kPending, 0, std::nullopt};
     svc->second.replicas.push_back(r);
   }
@@ -129,7 +138,8 @@ void ServiceManager::cancel_orphans() {
   for (uint32_t id : orphans_) {
     auto done = controller_.cancel(Caller("boreas", "service recovery"), JobId(id));
     if (log_ != nullptr) {
-      log_->info("service.orphan_cancelled", {{"job", id}, {"result", done.is_ok() ? "ok" : done.status().message()}});
+      log_->info("service.orphan_cancelled",
+                 {{"job", id}, {"result", done.is_ok() ? "ok" : done.status().message()}});
     }
   }
   orphans_.clear();
@@ -138,7 +148,8 @@ void ServiceManager::cancel_orphans() {
 void ServiceManager::loop() {
   cancel_orphans();
   std::unique_lock stop_lock(stop_mu_);
-  while (!cv_.wait_for(stop_lock, std::chrono::microseconds(options_.tick.us()), [this] { return stopping_; })) {
+  while (
+      !cv_.wait_for(stop_lock, std::chrono::microseconds(options_.tick.us()), [this] { return stopping_; })) {
     stop_lock.unlock();
     std::lock_guard lock(mu_);
     const Time now = options_.clock();
@@ -170,8 +181,8 @@ void ServiceManager::poll(Service& s, Time now) {
   const serving::LoadSignal load{now.us(), static_cast<size_t>(std::ceil(inflight - 1e-9)), 0, 0};
   s.desired = s.autoscaler.desired(load);
   const auto current = static_cast<int32_t>(s.replicas.size());
-  const int32_t target = next_replica_count(current, s.desired, now.us(),
-                                            Duration::from_seconds(s.config.scale_down_delay_s).us(), s.low_since_us);
+  const int32_t target = next_replica_count(
+      current, s.desired, now.us(), Duration::from_seconds(s.config.scale_down_delay_s).us(), s.low_since_us);
   scale_to(s, target);
   publish(s);
 }
@@ -216,7 +227,8 @@ void ServiceManager::scale_to(Service& s, int32_t target) {
       ids.push_back(r.job);
     }
     for (uint32_t id : newest_jobs(ids, static_cast<size_t>(current - target))) {
-      const auto it = std::find_if(s.replicas.begin(), s.replicas.end(), [id](const Replica& r) { return r.job == id; });
+      const auto it =
+          std::find_if(s.replicas.begin(), s.replicas.end(), [id](const Replica& r) { return r.job == id; });
       cancel_replica(s, *it, "scale down");
       s.replicas.erase(it);
     }
@@ -269,13 +281,15 @@ Status ServiceManager::add_replica(Service& s) {
   req.env[kReplicaPortEnv] = std::to_string(port);
   auto job = controller_.submit(caller_of(s), std::move(req));
   if (!job.is_ok()) {
-    return job.status().with_context("service " + s.config.name + ": replica " + std::to_string(index) + ": ");
+    return job.status().with_context("service " + s.config.name + ": replica " + std::to_string(index) +
+                                     ": ");
   }
   Replica r{job->id.value(), index, port, 0, false, {}};
   r.view = {r.job, index, port, ReplicaState::kPending, 0, std::nullopt};
   s.replicas.push_back(r);
   if (log_ != nullptr) {
-    log_->info("service.replica_added", {{"service", s.config.name}, {"job", r.job}, {"index", index}, {"port", port}});
+    log_->info("service.replica_added",
+               {{"service", s.config.name}, {"job", r.job}, {"index", index}, {"port", port}});
   }
   return Status::ok();
 }
@@ -283,7 +297,9 @@ Status ServiceManager::add_replica(Service& s) {
 void ServiceManager::cancel_replica(const Service& s, const Replica& r, const std::string& why) {
   auto done = controller_.cancel(caller_of(s), JobId(r.job));
   if (log_ != nullptr) {
-    log_->info("service.replica_cancelled", {{"service", s.config.name}, {"job", r.job}, {"why", why},
+    log_->info("service.replica_cancelled", {{"service", s.config.name},
+                                             {"job", r.job},
+                                             {"why", why},
                                              {"result", done.is_ok() ? "ok" : done.status().message()}});
   }
 }
@@ -291,7 +307,8 @@ void ServiceManager::cancel_replica(const Service& s, const Replica& r, const st
 Result<ServiceView> ServiceManager::create(const Caller& who, ServiceConfig c) {
   std::lock_guard lock(mu_);
   if (services_.count(c.name) > 0) {
-    return conflict("service `" + c.name + "` exists; delete it first (boreas service delete " + c.name + ")");
+    return conflict("service `" + c.name + "` exists; delete it first (boreas service delete " + c.name +
+                    ")");
   }
   const Time now = options_.clock();
   c.owner = who.name;
@@ -306,8 +323,8 @@ Result<ServiceView> ServiceManager::create(const Caller& who, ServiceConfig c) {
     }
   }
   Status stored = store_.write_sync(
-      {{insert_service_row(s.config), audit_row(now, who.name, "service.create", service_target(s.config.name), "ok",
-                                                who.peer)}});
+      {{insert_service_row(s.config),
+        audit_row(now, who.name, "service.create", service_target(s.config.name), "ok", who.peer)}});
   if (!stored.is_ok()) {
     for (const Replica& r : s.replicas) {
       cancel_replica(s, r, "the service was not stored");
@@ -327,9 +344,9 @@ Result<ServiceView> ServiceManager::remove(const Caller& who, const std::string&
   if (it == services_.end()) {
     return not_found("no service `" + name + "`; `boreas service list` shows them");
   }
-  Status stored = store_.write_sync(
-      {{delete_service_row(name), audit_row(options_.clock(), who.name, "service.delete", service_target(name), "ok",
-                                            who.peer)}});
+  Status stored =
+      store_.write_sync({{delete_service_row(name), audit_row(options_.clock(), who.name, "service.delete",
+                                                              service_target(name), "ok", who.peer)}});
   if (!stored.is_ok()) {
     return stored.with_context("the deletion was not stored: ");
   }
@@ -348,7 +365,8 @@ void ServiceManager::publish(const Service& s) {
   for (const Replica& r : s.replicas) {
     v.replicas.push_back(r.view);
   }
-  std::sort(v.replicas.begin(), v.replicas.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  std::sort(v.replicas.begin(), v.replicas.end(),
+            [](const auto& a, const auto& b) { return a.index < b.index; });
   std::lock_guard lock(view_mu_);
   views_[s.config.name] = std::move(v);
 }
@@ -377,7 +395,8 @@ void ServiceManager::refresh_metrics() {
   inflight_gauge_->clear();
   for (const ServiceView& v : list()) {
     for (ReplicaState st : {ReplicaState::kPending, ReplicaState::kStarting, ReplicaState::kReady}) {
-      const auto n = std::count_if(v.replicas.begin(), v.replicas.end(), [st](const auto& r) { return r.state == st; });
+      const auto n =
+          std::count_if(v.replicas.begin(), v.replicas.end(), [st](const auto& r) { return r.state == st; });
       replicas_gauge_->set({v.config.name, std::string(to_string(st))}, static_cast<double>(n));
     }
     desired_gauge_->set({v.config.name}, v.desired);

@@ -20,9 +20,9 @@
 #include <thread>
 #include <vector>
 
-#include "serving/autoscaler.h"
 #include "server/controller.h"
 #include "server/service_config.h"
+#include "serving/autoscaler.h"
 
 namespace boreas::server {
 
@@ -43,8 +43,8 @@ struct ReplicaView {
   int32_t index = 0;
   int port = 0;
   ReplicaState state = ReplicaState::kPending;
-  double inflight = 0;                  // at the last poll that answered
-  std::optional<double> cold_start_s;   // job start to first answered poll, when measured
+  double inflight = 0;                 // at the last poll that answered
+  std::optional<double> cold_start_s;  // job start to first answered poll, when measured
 };
 
 struct ServiceView {
@@ -57,7 +57,8 @@ struct ServiceView {
 
 class ServiceManager {
  public:
-  ServiceManager(Controller& controller, Store& store, MetricsRegistry& metrics, ServiceManagerOptions options);
+  ServiceManager(Controller& controller, Store& store, MetricsRegistry& metrics,
+                 ServiceManagerOptions options);
   ~ServiceManager();
   ServiceManager(const ServiceManager&) = delete;
   ServiceManager& operator=(const ServiceManager&) = delete;
@@ -119,7 +120,7 @@ class ServiceManager {
   mutable std::mutex mu_;  // services_; held through a poll, so create/remove wait for it
   std::map<std::string, Service> services_;
   std::vector<uint32_t> orphans_;  // recover() to start(): replica jobs of services that are gone
-  mutable std::mutex view_mu_;  // views_: what the API and /metrics read, never behind a poll
+  mutable std::mutex view_mu_;     // views_: what the API and /metrics read, never behind a poll
   std::map<std::string, ServiceView> views_;
   MetricFamily* replicas_gauge_;
   MetricFamily* desired_gauge_;

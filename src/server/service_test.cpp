@@ -12,7 +12,8 @@
 namespace boreas::server {
 namespace {
 
-constexpr const char* kReplica = R"("replica": {"command": ["python3", "serve.py"], "gpus": 1, "queue": "inference"})";
+constexpr const char* kReplica =
+    R"("replica": {"command": ["python3", "serve.py"], "gpus": 1, "queue": "inference"})";
 
 Result<ServiceConfig> parse(const std::string& rest) {
   return parse_service(std::string(R"({"name": "chat", )") + kReplica + rest + "}");
@@ -44,19 +45,26 @@ TEST(ServiceConfig, BadInputNamesTheFieldAndTheFix) {
             "$.min_replicas: 3 is above max_replicas 2; give MIN..MAX with MIN <= MAX");
   EXPECT_NE(error_of(R"(, "max_replicas": 0)").find("$.max_replicas: expected a whole number from 1 to 64"),
             std::string::npos);
-  EXPECT_NE(error_of(R"(, "interval_s": -1)").find("$.interval_s: expected a number of seconds"), std::string::npos);
+  EXPECT_NE(error_of(R"(, "interval_s": -1)").find("$.interval_s: expected a number of seconds"),
+            std::string::npos);
   EXPECT_NE(error_of(R"(, "owner": "eve")").find("$.owner: set by the daemon"), std::string::npos);
   EXPECT_NE(error_of(R"(, "replicas": 2)").find("$.replicas: unknown field"), std::string::npos);
   auto zero = parse_service(R"({"name": "chat", "replica": {"command": ["x"], "gpus": 0}})");
-  EXPECT_NE(zero.status().message().find("$.replica.gpus: a service's replicas need at least one GPU"), std::string::npos);
+  EXPECT_NE(zero.status().message().find("$.replica.gpus: a service's replicas need at least one GPU"),
+            std::string::npos);
   auto reserved = parse_service(R"({"name": "chat", "replica": {"command": ["x"], "gpus": 1,
                                     "env": {"BOREAS_REPLICA_PORT": "80"}}})");
-  EXPECT_NE(reserved.status().message().find("$.replica: $.env.BOREAS_REPLICA_PORT: `BOREAS_REPLICA_PORT` is set by the daemon"),
-            std::string::npos) << reserved.status().message();
-  EXPECT_NE(parse_service(R"({"name": "Chat!", "replica": {"command": ["x"], "gpus": 1}})").status().message().find(
-                "$.name: expected 1 to 63 lowercase letters"),
+  EXPECT_NE(reserved.status().message().find(
+                "$.replica: $.env.BOREAS_REPLICA_PORT: `BOREAS_REPLICA_PORT` is set by the daemon"),
+            std::string::npos)
+      << reserved.status().message();
+  EXPECT_NE(parse_service(R"({"name": "Chat!", "replica": {"command": ["x"], "gpus": 1}})")
+                .status()
+                .message()
+                .find("$.name: expected 1 to 63 lowercase letters"),
             std::string::npos);
-  EXPECT_EQ(parse_service(R"({"replica": {"command": ["x"], "gpus": 1}})").status().message(), "$.name: missing");
+  EXPECT_EQ(parse_service(R"({"replica": {"command": ["x"], "gpus": 1}})").status().message(),
+            "$.name: missing");
   EXPECT_FALSE(parse_service("[1]").is_ok());
 }
 
@@ -81,11 +89,13 @@ TEST(ServiceConfig, StoredFormReadsBackWithOwnerAndAccount) {
 
 TEST(ReplicaLoad, SumsInflightSamplesOrReadsVllm) {
   EXPECT_EQ(*parse_inflight("inflight_requests 3\n"), 3);
-  EXPECT_EQ(*parse_inflight("# HELP inflight_requests x\n# TYPE inflight_requests gauge\n"
-                            "inflight_requests{route=\"/a b}\"} 2\ninflight_requests{route=\"/c\"} 1.5 1700000000\n"),
+  EXPECT_EQ(*parse_inflight(
+                "# HELP inflight_requests x\n# TYPE inflight_requests gauge\n"
+                "inflight_requests{route=\"/a b}\"} 2\ninflight_requests{route=\"/c\"} 1.5 1700000000\n"),
             3.5);
   // vLLM: running + waiting, both model_name-labelled; ignored once inflight_requests is there.
-  const std::string vllm = "vllm:num_requests_running{model_name=\"m\"} 4.0\nvllm:num_requests_waiting{model_name=\"m\"} 2.0\n";
+  const std::string vllm =
+      "vllm:num_requests_running{model_name=\"m\"} 4.0\nvllm:num_requests_waiting{model_name=\"m\"} 2.0\n";
   EXPECT_EQ(*parse_inflight(vllm), 6);
   EXPECT_EQ(*parse_inflight(vllm + "inflight_requests 1\n"), 1);
   EXPECT_EQ(*parse_inflight("inflight_requests_total 9\ninflight_requests 0\n"), 0);
