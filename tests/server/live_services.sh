@@ -2,10 +2,10 @@
 # Services in the live daemon (docs/serving.md, "Services in the live daemon"): on a full 4-GPU
 # node under the boreas policy, a service of real HTTP replicas (tests/server/replica.py, 1 s
 # per request) scales from 1 to 2 replicas when 4 requests are in flight (target 2 per replica),
-# its second replica reclaims the GPU that a borrowing training job holds (the job is preempted),
-# and when the load stops it scales back to 1 and the training job runs again. Cold starts are
-# measured and exported; the service survives a restart with its replica adopted; bad input is
-# refused with a message.
+# its second replica (queue inference, class production) reclaims the GPU that a borrowing
+# training job holds (the job is preempted), and when the load stops it scales back to 1 and the
+# training job runs again. Cold starts are measured and exported; the service survives a restart
+# with its replica adopted; bad input is refused with a message.
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
 
@@ -15,6 +15,9 @@ groups:
   - {name: node, count: 1, nodes_per_rack: 1, gpus_per_node: 4, gpu: H100-SXM, cpus: 16, memory_gib: 64}
 YAML
 cat >"$WORK/queues.yaml" <<'YAML'
+priority_classes:
+  - {name: production, value: 1000, preemptible: false}
+  - {name: standard, value: 100}
 queues:
   - {name: inference, quotas: [{gpu: "*", guaranteed: 2}]}
   - {name: training, quotas: [{gpu: "*", guaranteed: 2}]}
@@ -48,16 +51,19 @@ r=$(api "$ADMIN" POST /v1/services '{"name":"x","replica":{"command":["true"],"g
 
 # Training fills the node: 2 GPUs inside its guarantee, 1 borrowed; 1 is free.
 for i in 1 2 3; do
-  submit "$ADMIN" '{"command":["sleep","60"],"gpus":1,"queue":"training"}' >/dev/null
+  submit "$ADMIN" '{"command":["sleep","60"],"gpus":1,"queue":"training","priority_class":"standard"}' >/dev/null
 done
 for i in 1 2 3; do wait_state "$ADMIN" "$i" running; done
 
-"$BOREAS" service create chat --replicas 1..3 --gpus 1 -A inference --target-inflight 2 --interval 0.2 \
+"$BOREAS" service create chat --replicas 1..3 --gpus 1 -A inference -q production --target-inflight 2 --interval 0.2 \
   --scale-down-delay 1 -- env LATENCY=1 COLD_START=0.5 python3 "$SRC/tests/server/replica.py" >/dev/null
 wait_for "replica 0 ready" 'len(j["replicas"]) == 1 and j["replicas"][0]["state"] == "ready"'
 port=$(show | py 'j["replicas"][0]["port"]')
 first_job=$(show | py 'j["replicas"][0]["job"]')
 [ "$(curl -s "http://127.0.0.1:$port/")" = "service=chat replica=0" ] || fail "the replica's env did not name it"
+r=$(api "$ADMIN" GET "/v1/jobs/$first_job")
+grep -q '"priority_class":"production"' <<<"$r" && grep -q '"queue":"inference"' <<<"$r" && grep -q '"name":"chat-0"' <<<"$r" ||
+  fail "the replica job is not chat-0 in inference with class production: $r"
 cold=$(show | py 'j["replicas"][0]["cold_start_s"]')
 python3 -c "import sys; c=float(sys.argv[1]); sys.exit(0 if 0.5 <= c < 5 else 1)" "$cold" ||
   fail "cold start $cold s: the replica sleeps 0.5 s before it listens"
