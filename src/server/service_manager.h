@@ -33,8 +33,9 @@ struct ServiceManagerOptions {
   std::function<Time()> clock;           // wall clock, handed in
 };
 
-// What a replica is doing: its job waits (pending, preempted), runs without having answered a
-// load poll yet (starting: its cold start), or has answered one (ready).
+// What a replica is doing at the last poll: its job waits (pending, preempted), runs but did not
+// answer the load poll (starting: its cold start, or a replica that stopped answering), or
+// answered it (ready).
 enum class ReplicaState : uint8_t { kPending, kStarting, kReady };
 std::string_view to_string(ReplicaState s);
 
