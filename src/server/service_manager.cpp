@@ -250,12 +250,16 @@ Caller ServiceManager::caller_of(const Service& s) const {
   return Caller(s.config.owner, service_target(s.config.name));
 }
 
-std::set<int> ServiceManager::ports_in_use() const {
+// Every replica's port: the stored services' and `s`'s (not yet stored while it is created).
+std::set<int> ServiceManager::ports_in_use(const Service& s) const {
   std::set<int> used;
-  for (const auto& [name, s] : services_) {
-    for (const Replica& r : s.replicas) {
+  for (const auto& [name, other] : services_) {
+    for (const Replica& r : other.replicas) {
       used.insert(r.port);
     }
+  }
+  for (const Replica& r : s.replicas) {
+    used.insert(r.port);
   }
   return used;
 }
@@ -267,7 +271,7 @@ Status ServiceManager::add_replica(Service& s) {
     indexes.insert(r.index);
   }
   const int32_t index = free_index(indexes);
-  const int port = pick_port(ports_in_use(), options_.port_lo, options_.port_hi, port_bindable);
+  const int port = pick_port(ports_in_use(s), options_.port_lo, options_.port_hi, port_bindable);
   if (port == 0) {
     return conflict("no free port for a replica in " + std::to_string(options_.port_lo) + "-" +
                     std::to_string(options_.port_hi) + "; delete a service or free a port there");

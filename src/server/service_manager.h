@@ -109,7 +109,7 @@ class ServiceManager {
   void scale_to(Service& s, int32_t target);
   Status add_replica(Service& s);
   void cancel_replica(const Service& s, const Replica& r, const std::string& why);
-  std::set<int> ports_in_use() const;
+  std::set<int> ports_in_use(const Service& s) const;
   Caller caller_of(const Service& s) const;
   void publish(const Service& s);
   void refresh_metrics();
