@@ -162,13 +162,6 @@ void ServiceManager::loop() {
   }
 }
 
-void ServiceManager::poll_now() {
-  std::lock_guard lock(mu_);
-  for (auto& [name, s] : services_) {
-    poll(s, options_.clock());
-  }
-}
-
 // One poll: the replicas' jobs and loads, the autoscaler's count, then submits or cancels.
 void ServiceManager::poll(Service& s, Time now) {
   s.next_poll = now + Duration::from_seconds(s.config.interval_s);
@@ -189,9 +182,14 @@ void ServiceManager::poll(Service& s, Time now) {
 
 // Reads the replica's job and, while it runs, its load. A replica whose job ended (failed,
 // cancelled by someone, gone) gets job 0: the caller drops it and the next scale_to replaces it.
+// A failed read of the job (the store) keeps the replica as it was until the next poll.
 void ServiceManager::refresh_replica(const std::string& service, Replica& r, Time now, Duration timeout,
                                      double& inflight) {
   auto job = controller_.job(JobId(r.job));
+  if (!job.is_ok() && job.status().code() != ErrorCode::kNotFound) {
+    inflight += r.view.inflight;
+    return;
+  }
   if (!job.is_ok() || is_terminal(job->state)) {
     r.job = 0;
     return;

@@ -79,7 +79,6 @@ class ServiceManager {
   Result<ServiceView> remove(const Caller& who, const std::string& name);
   std::vector<ServiceView> list() const;  // by name, as of each service's last poll
   Result<ServiceView> get(const std::string& name) const;
-  void poll_now();  // polls every service once, now (tests)
 
  private:
   struct Replica {
