@@ -107,8 +107,12 @@ Status ServiceManager::recover() {
       orphans_.push_back(j.id.value());
       continue;
     }
-    Replica r{j.id.value(), env_number(j.request, kReplicaEnv), env_number(j.request, kReplicaPortEnv),
-              j.attempts,   j.state == JobState::kRunning,      {}};
+    Replica r;
+    r.job = j.id.value();
+    r.index = env_number(j.request, kReplicaEnv);
+    r.port = env_number(j.request, kReplicaPortEnv);
+    r.attempts = j.attempts;
+    r.measured = j.state == JobState::kRunning;
     r.view = {r.job, r.index, r.port, ReplicaState::kPending, 0, std::nullopt};
     svc->second.replicas.push_back(r);
   }
@@ -169,6 +173,7 @@ void ServiceManager::poll(Service& s, Time now) {
   for (Replica& r : s.replicas) {
     refresh_replica(s.config.name, r, now, poll_timeout(s.config), inflight);
   }
+  note_failures(s, now);
   std::erase_if(s.replicas, [](const Replica& r) { return r.job == 0; });
   s.inflight = inflight;
   const serving::LoadSignal load{now.us(), static_cast<size_t>(std::ceil(inflight - 1e-9)), 0, 0};
@@ -176,8 +181,25 @@ void ServiceManager::poll(Service& s, Time now) {
   const auto current = static_cast<int32_t>(s.replicas.size());
   const int32_t target = next_replica_count(
       current, s.desired, now.us(), Duration::from_seconds(s.config.scale_down_delay_s).us(), s.low_since_us);
-  scale_to(s, target);
+  scale_to(s, target, now);
   publish(s);
+}
+
+// Failed replica jobs start the back-off; a replica that answered ends it.
+void ServiceManager::note_failures(Service& s, Time now) {
+  for (const Replica& r : s.replicas) {
+    if (r.view.state == ReplicaState::kReady && r.job != 0) {
+      s.failures = 0;
+    }
+  }
+  for (const Replica& r : s.replicas) {
+    if (r.job == 0 && !r.failed.empty()) {
+      s.failures += 1;
+      s.retry_after = now + Duration::micros(replica_backoff_us(s.failures, s.config.interval_s));
+      s.last_error = r.failed + "; " + std::to_string(s.failures) + " in a row, the next replica in " +
+                     to_string(s.retry_after - now);
+    }
+  }
 }
 
 // Reads the replica's job and, while it runs, its load. A replica whose job ended (failed,
@@ -191,6 +213,8 @@ void ServiceManager::refresh_replica(const std::string& service, Replica& r, Tim
     return;
   }
   if (!job.is_ok() || is_terminal(job->state)) {
+    const bool failed = job.is_ok() && job->state == JobState::kFailed;
+    r.failed = failed ? "replica job " + std::to_string(r.job) + " failed: " + job->reason : "";
     r.job = 0;
     return;
   }
@@ -217,7 +241,7 @@ void ServiceManager::refresh_replica(const std::string& service, Replica& r, Tim
   }
 }
 
-void ServiceManager::scale_to(Service& s, int32_t target) {
+void ServiceManager::scale_to(Service& s, int32_t target, Time now) {
   const auto current = static_cast<int32_t>(s.replicas.size());
   if (target < current) {
     std::vector<uint32_t> ids;
@@ -232,7 +256,12 @@ void ServiceManager::scale_to(Service& s, int32_t target) {
     }
     return;
   }
-  s.last_error.clear();
+  if (target == current || now < s.retry_after) {
+    return;
+  }
+  if (s.failures == 0) {  // else the failure stays said until a replica answers
+    s.last_error.clear();
+  }
   for (int32_t i = current; i < target; ++i) {
     if (Status st = add_replica(s); !st.is_ok()) {
       s.last_error = st.message();
@@ -286,7 +315,10 @@ Status ServiceManager::add_replica(Service& s) {
     return job.status().with_context("service " + s.config.name + ": replica " + std::to_string(index) +
                                      ": ");
   }
-  Replica r{job->id.value(), index, port, 0, false, {}};
+  Replica r;
+  r.job = job->id.value();
+  r.index = index;
+  r.port = port;
   r.view = {r.job, index, port, ReplicaState::kPending, 0, std::nullopt};
   s.replicas.push_back(r);
   if (log_ != nullptr) {

@@ -87,6 +87,7 @@ class ServiceManager {
     int port = 0;
     uint32_t attempts = 0;  // the job's launches when last seen: a new run starts a new cold start
     bool measured = false;  // this run's cold start was observed (or cannot be: adopted running)
+    std::string failed;     // set when its job failed: how (the job's reason)
     ReplicaView view;
   };
   struct Service {
@@ -99,13 +100,16 @@ class ServiceManager {
     double inflight = 0;
     std::string last_error;
     Time next_poll;
+    int32_t failures = 0;  // replica jobs failed in a row (reset when a replica answers a poll)
+    Time retry_after;      // no replica is submitted before then (service_scale.h, back-off)
   };
 
   void loop();
   void cancel_orphans();
   void poll(Service& s, Time now);
   void refresh_replica(const std::string& service, Replica& r, Time now, Duration timeout, double& inflight);
-  void scale_to(Service& s, int32_t target);
+  void scale_to(Service& s, int32_t target, Time now);
+  void note_failures(Service& s, Time now);
   Status add_replica(Service& s);
   void cancel_replica(const Service& s, const Replica& r, const std::string& why);
   std::set<int> ports_in_use(const Service& s) const;

@@ -125,5 +125,27 @@ TEST_F(ServiceManagerTest, RestartAdoptsReplicasAndCancelsOrphans) {
   EXPECT_TRUE(o.stopping || o.state == JobState::kCancelled) << to_string(o.state);
 }
 
+// A replica whose command fails at once is replaced after a back-off that doubles (0.05, 0.1,
+// 0.2, 0.4, 0.8 s here), not every 0.05 s poll: at most 6 jobs in 1.2 s instead of about 24, and
+// the service says why.
+TEST_F(ServiceManagerTest, FailingReplicasBackOff) {
+  restart_manager();
+  auto c =
+      parse_service(R"({"name": "bad", "interval_s": 0.05, "replica": {"command": ["false"], "gpus": 1}})");
+  ASSERT_TRUE(c.is_ok());
+  ASSERT_TRUE(services_->create("alice", *c).is_ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  auto page = ctl_->list(JobQuery{});
+  ASSERT_TRUE(page.is_ok());
+  const auto jobs = std::count_if(page->jobs.begin(), page->jobs.end(),
+                                  [](const LiveJob& j) { return j.request.name == "bad-0"; });
+  EXPECT_GE(jobs, 2);
+  EXPECT_LE(jobs, 6);
+  EXPECT_LE(services_->get("bad")->replicas.size(), 1u);  // none while it waits, then the replacement
+  const std::string error = services_->get("bad")->last_error;
+  EXPECT_NE(error.find(" failed: "), std::string::npos) << error;
+  EXPECT_NE(error.find(" in a row, the next replica in "), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace boreas::server

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace boreas::server {
 
@@ -23,6 +24,15 @@ int32_t next_replica_count(int32_t current, int32_t desired, int64_t now_us, int
   }
   low_since_us = -1;
   return desired;
+}
+
+int64_t replica_backoff_us(int32_t failures, double interval_s) {
+  constexpr double kMaxS = 300;
+  if (failures <= 0) {
+    return 0;
+  }
+  const double s = std::min(kMaxS, interval_s * std::pow(2.0, std::min(failures - 1, 30)));
+  return static_cast<int64_t>(s * 1e6);
 }
 
 std::vector<uint32_t> newest_jobs(std::vector<uint32_t> jobs, size_t n) {

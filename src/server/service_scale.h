@@ -16,6 +16,11 @@ namespace boreas::server {
 int32_t next_replica_count(int32_t current, int32_t desired, int64_t now_us, int64_t delay_us,
                            int64_t& low_since_us);
 
+// How long to wait before replacing a replica after `failures` replica jobs in a row failed:
+// the poll interval, doubled per further failure, at most 5 minutes (as Kubernetes' crash-loop
+// back-off), so a replica whose command fails at once is not resubmitted every poll.
+int64_t replica_backoff_us(int32_t failures, double interval_s);
+
 // Scale-down cancels the newest replicas: the `n` largest job ids, largest first.
 std::vector<uint32_t> newest_jobs(std::vector<uint32_t> jobs, size_t n);
 

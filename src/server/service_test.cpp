@@ -125,6 +125,15 @@ TEST(ServiceScale, UpAtOnceDownAfterTheDelay) {
   EXPECT_EQ(next_replica_count(2, 1, 14'000'000, 0, low_since), 1);  // no delay: at once
 }
 
+// The interval, doubled per failure in a row, capped at 5 minutes.
+TEST(ServiceScale, BackOffDoublesPerFailureUpToFiveMinutes) {
+  EXPECT_EQ(replica_backoff_us(0, 10), 0);
+  EXPECT_EQ(replica_backoff_us(1, 10), 10'000'000);
+  EXPECT_EQ(replica_backoff_us(3, 10), 40'000'000);
+  EXPECT_EQ(replica_backoff_us(6, 10), 300'000'000);
+  EXPECT_EQ(replica_backoff_us(1000, 0.5), 300'000'000);
+}
+
 TEST(ServiceScale, NewestCancelledDenseIndexesFreePorts) {
   EXPECT_EQ(newest_jobs({7, 12, 9}, 2), (std::vector<uint32_t>{12, 9}));
   EXPECT_EQ(newest_jobs({7}, 3), (std::vector<uint32_t>{7}));
