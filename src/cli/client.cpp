@@ -71,7 +71,9 @@ Result<json> request(const ClientArgs& a, const std::string& method, const std::
   }
   httplib::Result res{nullptr, httplib::Error::Unknown};
   for (int attempt = 1;; ++attempt) {
-    res = method == "GET" ? client.Get(path, headers) : client.Post(path, headers, body, "application/json");
+    res = method == "GET"      ? client.Get(path, headers)
+          : method == "DELETE" ? client.Delete(path, headers)
+                               : client.Post(path, headers, body, "application/json");
     const bool transient = !res || res->status >= 500;
     if (!transient || attempt >= retry.attempts) {
       break;

@@ -65,4 +65,5 @@ namespace boreas::cli {
 // The client families, registered by add_client_commands (cmd_client.cpp).
 void add_submit_command(CLI::App& app, Runner& runner);  // cmd_submit.cpp
 void add_job_commands(CLI::App& app, Runner& runner);    // cmd_jobs.cpp: jobs, cancel, logs, why
+void add_service_command(CLI::App& app, Runner& runner); // cmd_service.cpp: service create|list|show|delete
 }  // namespace boreas::cli

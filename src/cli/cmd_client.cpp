@@ -88,6 +88,7 @@ void print_nodes(const json& j) {
 void add_client_commands(CLI::App& app, Runner& runner) {
   add_submit_command(app, runner);
   add_job_commands(app, runner);
+  add_service_command(app, runner);
   add_simple(app, runner, "job", "Show one job", "GET", "/v1/jobs/{}", print_job);
   add_simple(app, runner, "checkpoint", "Ask a running job to checkpoint (SIGUSR1) and requeue",
              "POST", "/v1/jobs/{}/checkpoint", print_job);

@@ -26,6 +26,7 @@
 #include "server/driver/controller.h"
 #include "server/exec/cgroup.h"
 #include "server/exec/local_executor.h"
+#include "server/services/service_manager.h"
 #include "server/store/file_modes.h"
 #include "server/store/store.h"
 #include "server/telemetry/gpu_metrics.h"
@@ -351,11 +352,17 @@ int run_serve(const ServeArgs& a) {
   if (Status s = controller.recover(); !s.is_ok()) {
     return report_error(s);
   }
+  server::ServiceManager services(controller, **store, metrics, {.clock = [] { return Time::from_micros(wall_us()); }});
+  services.set_log(&log);
+  if (Status s = services.recover(); !s.is_ok()) {
+    return report_error(s);
+  }
   server::ApiOptions api_options;
   api_options.allow_root_jobs = a.allow_root_jobs;
   api_options.jobs_dir = a.data_dir + "/jobs";
   api_options.telemetry = telemetry.get();
   api_options.telemetry_node = telemetry_node(cluster, a.executor);
+  api_options.services = &services;
   server::ApiServer api(controller, **store, metrics, api_options);
   api.set_log(&log);
   auto port = api.bind(listen->first, listen->second);
@@ -364,6 +371,7 @@ int run_serve(const ServeArgs& a) {
   }
   std::thread waiter = handle_signals(a, cluster, controller, api, log);
   controller.start();
+  services.start();
   log.info("listening", {{"url", "http://" + listen->first + ":" + std::to_string(*port)}, {"pid", getpid()}});
   std::unique_ptr<exec_slurm::NodeWatcher> watcher;  // Slurm's down/drained nodes -> drained here
   if (a.executor == "slurm") {
@@ -376,6 +384,7 @@ int run_serve(const ServeArgs& a) {
   if (watcher) {
     watcher->stop();
   }
+  services.stop();
   controller.stop();
   pthread_kill(waiter.native_handle(), SIGTERM);  // in case the API stopped on its own
   waiter.join();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/api/http_console.h"
+#include "server/api/http_services.h"
 #include "server/jobs/job_records.h"
 
 namespace boreas::server {
@@ -111,6 +112,9 @@ void ApiServer::add_routes() {
   add_queue_routes();
   add_node_routes();
   add_console_routes(*http_);
+  if (options_.services != nullptr) {
+    add_service_routes(*http_, *options_.services, store_, options_.allow_root_jobs);
+  }
 }
 
 }  // namespace boreas::server

@@ -19,6 +19,8 @@
 
 namespace boreas::server {
 
+class ServiceManager;
+
 struct ApiOptions {
   size_t max_body_bytes = 1 << 20;
   bool allow_root_jobs = false;  // `serve --allow-root-jobs`: see job_account() in tokens.h
@@ -28,6 +30,7 @@ struct ApiOptions {
   // none when null or the node is empty.
   const GpuTelemetry* telemetry = nullptr;
   std::string telemetry_node;
+  ServiceManager* services = nullptr;  // /v1/services (server/http_services.h); none when null
 };
 
 class ApiServer {

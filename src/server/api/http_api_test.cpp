@@ -11,6 +11,7 @@
 
 #include "server/api/tokens.h"
 #include "server/exec/local_executor.h"
+#include "server/services/service_manager.h"
 #include "server/testing/fake_gpu_probe.h"
 #include "server/testing/test_cluster.h"
 #include "server/testing/test_util.h"
@@ -31,8 +32,10 @@ class ApiTest : public ::testing::Test {
         *executor_, metrics_);
     ASSERT_TRUE(ctl_->recover().is_ok());
     ctl_->start();
+    services_ = std::make_unique<ServiceManager>(*ctl_, *store_, metrics_, ServiceManagerOptions{.clock = wall_clock});
     ApiOptions options;
     options.allow_root_jobs = true;
+    options.services = services_.get();
     api_ = std::make_unique<ApiServer>(*ctl_, *store_, metrics_, options);
     auto port = api_->bind("127.0.0.1", 0);
     ASSERT_TRUE(port.is_ok());
@@ -57,7 +60,9 @@ class ApiTest : public ::testing::Test {
     if (auth) {
       h.emplace("Authorization", "Bearer " + token_);
     }
-    return method == "get" ? c.Get(path, h) : c.Post(path, h, body, "application/json");
+    return method == "get"      ? c.Get(path, h)
+           : method == "delete" ? c.Delete(path, h)
+                                : c.Post(path, h, body, "application/json");
   }
   uint32_t running_job() {
     SubmitRequest r;
@@ -75,14 +80,16 @@ class ApiTest : public ::testing::Test {
   std::unique_ptr<Store> store_;
   std::unique_ptr<LocalExecutor> executor_;
   std::unique_ptr<Controller> ctl_;
+  std::unique_ptr<ServiceManager> services_;
   std::unique_ptr<ApiServer> api_;
   std::thread server_;
   int port_ = 0;
   std::string token_;
 };
 
-std::string fill_path(std::string path, const std::string& id, const std::string& node) {
-  for (const auto& [key, value] : {std::pair{"{id}", id}, std::pair{"{node}", node}}) {
+std::string fill_path(std::string path, const std::string& id, const std::string& node,
+                      const std::string& service = "chat") {
+  for (const auto& [key, value] : {std::pair{"{id}", id}, std::pair{"{node}", node}, std::pair{"{name}", service}}) {
     if (auto at = path.find(key); at != std::string::npos) {
       path.replace(at, std::string(key).size(), value);
     }
@@ -141,7 +148,8 @@ std::vector<std::string> undocumented_keys(const YAML::Node& spec, const YAML::N
 
 TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
   const YAML::Node spec = YAML::LoadFile(std::string(BOREAS_SOURCE_DIR) + "/docs/api/openapi.yaml");
-  const std::string body = R"({"command": ["true"]})";
+  const std::string job_body = R"({"command": ["true"]})";
+  const std::string service_body = R"({"name": "chat", "replica": {"command": ["sleep", "30"], "gpus": 1}})";
   int checked = 0;
   for (const auto& path : spec["paths"]) {
     for (const auto& method : path.second) {
@@ -149,6 +157,7 @@ TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
       const std::string verb = method.first.as<std::string>();
       const YAML::Node& op = method.second;
       SCOPED_TRACE(verb + " " + route);
+      const std::string& body = route.rfind("/v1/services", 0) == 0 ? service_body : job_body;
       const std::string url = fill_path(route, std::to_string(running_job()), "node0");
       auto res = send(verb, url, true, body);
       ASSERT_TRUE(res);
@@ -163,14 +172,14 @@ TEST_F(ApiTest, EveryDocumentedRouteAnswersAsDocumented) {
         EXPECT_TRUE(documents(op, 401));
       }
       if (route.find('{') != std::string::npos && documents(op, 404)) {
-        auto missing = send(verb, fill_path(route, "999", "nope"), true, body);
+        auto missing = send(verb, fill_path(route, "999", "nope", "nope"), true, body);
         ASSERT_TRUE(missing);
         EXPECT_EQ(missing->status, 404) << missing->body;
       }
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 15);
+  EXPECT_EQ(checked, 19);
 }
 
 // NVML's latest sample shows on the GPUs of the node it describes (ApiOptions::telemetry_node),

@@ -11,6 +11,7 @@
 
 #include "server/exec/cgroup.h"
 #include "server/exec/process.h"
+#include "server/exec/replica_env.h"
 
 namespace boreas::server {
 namespace {
@@ -46,7 +47,7 @@ std::vector<std::string> job_env(const std::vector<std::string>& base, const Run
     put("LOGNAME=" + as.name, false);
   }
   for (const auto& e : req.env) {
-    put(e, false);
+    put(e, is_replica_env(e.substr(0, e.find('='))));  // a service's replica: the daemon set them
   }
   put("CUDA_VISIBLE_DEVICES=" + join_indexes(req.gpu_indexes), true);
   put("BOREAS_JOB_ID=" + std::to_string(req.job.value()), true);

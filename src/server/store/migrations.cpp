@@ -87,6 +87,13 @@ constexpr std::array kMigrations = {
     // A Slurm node watcher resumes only the drains it made; after a restart it reads which.
     Migration{10, "who drained a node: 'operator' or 'executor' (its node watcher, e.g. Slurm had it down)",
               "ALTER TABLE node_state ADD COLUMN drained_by TEXT NOT NULL DEFAULT 'operator';"},
+    // Services (server/service_manager.h); their replicas are jobs that name the service in their env.
+    Migration{11, "services: replica template and autoscaler bounds, as JSON",
+              "CREATE TABLE services ("
+              "  name TEXT PRIMARY KEY,"
+              "  owner TEXT NOT NULL,"
+              "  spec TEXT NOT NULL,"  // server/service_config.h, service_to_json
+              "  created_us INTEGER NOT NULL);"},
 };
 
 }  // namespace
