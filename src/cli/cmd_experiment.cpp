@@ -16,6 +16,7 @@
 
 #include "cli/command.h"
 #include "cli/experiment_spec.h"
+#include "cli/sim_mixed.h"
 #include "cli/sim_options.h"
 #include "report/experiment_results.h"
 
@@ -120,16 +121,15 @@ Status run_slot(const ExperimentSpec& spec, const ExperimentArgs& ea, InputCache
   policy::PolicyRegistry registry;
   policy::register_baseline(registry);
   BOREAS_RETURN_IF_ERROR(prepare_sim_inputs(*args, registry, inputs));
-  auto run = run_one_policy(*args, registry, inputs, args->policies);
-  if (!run.is_ok()) {
-    return run.status();
+  auto text = run_summary(*args, registry, inputs);  // mixed or not (cli/sim_mixed.h)
+  if (!text.is_ok()) {
+    return text.status();
   }
-  const std::string text = sim::summary_text(*run, output_info(*args, inputs), inputs.cluster);
-  flatten(nlohmann::json::parse(text), "", s.metrics);
+  flatten(nlohmann::json::parse(*text), "", s.metrics);
   const auto dir = std::filesystem::path(ea.out) / "runs" / load_dir(s.load) / arm.name;
   std::error_code ec;  // a directory that cannot be made fails the write below, with its path
   std::filesystem::create_directories(dir, ec);
-  return write_text(dir / fmt::format("seed-{}.json", s.seed), text + "\n");
+  return write_text(dir / fmt::format("seed-{}.json", s.seed), *text + "\n");
 }
 
 std::vector<RunSlot> make_slots(const ExperimentSpec& spec) {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/sim_mixed.h"
 #include "cli/sim_options.h"
 #include "config/cluster_spec.h"
 #include "policy/registry.h"
@@ -118,6 +119,9 @@ int run_sim(SimArgs& a) {
     return report_error(st);
   }
   print_inputs(*inputs);
+  if (is_mixed(a)) {
+    return run_mixed_command(a, registry, *inputs);
+  }
   const auto names = split_policies(a.policies);
   auto results = run_all(a, registry, *inputs, names);
   std::vector<sim::RunOutput> runs;

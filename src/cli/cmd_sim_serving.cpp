@@ -45,25 +45,6 @@ Result<int64_t> parse_cache_tokens(const std::string& v) {
   return *n;
 }
 
-// The replica's GPU type in the cluster's catalog and how many GPUs of that type the cluster has.
-Result<serving::Placement> placement_for(const Cluster& cluster, const serving::ServiceSpec& service,
-                                         const std::string& cluster_file) {
-  const auto type = cluster.catalog.find(service.gpu);
-  if (!type) {
-    return not_found(fmt::format("service '{}': GPU type '{}' is not in the catalog of {}; known: {}", service.name,
-                                 service.gpu, cluster_file, fmt::join(cluster.catalog.names(), ", ")));
-  }
-  serving::Placement p{cluster.catalog.at(*type), 0};
-  for (const auto& n : cluster.nodes) {
-    p.gpus_available += n.gpu_type == type ? n.gpu_count : 0;
-  }
-  if (p.gpus_available == 0) {
-    return invalid_argument(fmt::format("service '{}': {} has no {} GPUs; pick a replica.gpu the cluster has",
-                                        service.name, cluster_file, p.gpu.name));
-  }
-  return p;
-}
-
 void print_summary(const serving::Summary& s, const serving::ServingRun& run) {
   std::cout << fmt::format(
       "requests {}  TTFT p50/p99 {:.3f}/{:.3f} s  TBT p50/p99 {:.4f}/{:.4f} s  E2E p99 {:.2f} s\n"
@@ -87,12 +68,14 @@ Status write_summary(const std::string& dir, nlohmann::json j) {
 Result<serving::RequestTrace> window_of(const serving::RequestTrace& trace, const ServingArgs& a) {
   const auto colon = a.trace_window.find(':');
   const auto from = trace::parse_double(a.trace_window.substr(0, colon));
-  const auto to = colon == std::string::npos ? std::nullopt : trace::parse_double(a.trace_window.substr(colon + 1));
-  if (!from || !to || *from < 0 || *to <= *from) {
+  const auto to = trace::parse_double(colon == std::string::npos ? std::string() : a.trace_window.substr(colon + 1));
+  const double lo = from.value_or(-1);
+  const double hi = to.value_or(-1);
+  if (lo < 0 || hi <= lo) {
     return invalid_argument(fmt::format("--trace-window '{}' is not FROM:TO seconds with FROM < TO; give e.g. 0:600",
                                         a.trace_window));
   }
-  return serving::trace_window(trace, *from, *to, a.trace);
+  return serving::trace_window(trace, lo, hi, a.trace);
 }
 
 struct Inputs {
@@ -113,7 +96,7 @@ Result<Inputs> load_inputs(const ServingArgs& a) {
       return *s;
     }
   }
-  auto placement = placement_for(*cluster, *service, a.cluster);
+  auto placement = serving::placement_on(*cluster, *service, a.cluster);
   auto trace = placement.is_ok() ? serving::read_request_trace(a.trace) : placement.status();
   if (trace.is_ok() && !a.trace_window.empty()) {
     trace = window_of(*trace, a);
@@ -154,7 +137,9 @@ Status run_serving(const ServingArgs& a) {
   if (!in.is_ok()) {
     return in.status();
   }
-  const serving::SimOptions sim{.prefix_cache_tokens = in->cache_tokens, .seed = a.seed};
+  serving::SimOptions sim;
+  sim.prefix_cache_tokens = in->cache_tokens;
+  sim.seed = a.seed;
   nlohmann::json extra = nlohmann::json::object();
   if (a.find_max_rate) {
     auto found = max_rate(a, &*in, sim);

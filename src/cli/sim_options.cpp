@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/job_mix.h"
+#include "cli/sim_mixed.h"
 #include "cli/sim_params.h"
 #include "cli/trace_fit.h"
 #include "config/cluster_spec.h"
@@ -59,6 +60,7 @@ void add_sim_options(CLI::App* cmd, SimArgs& a) {
   cmd->add_option("--checkpoint-interval", a.checkpoint_interval,
                   "with --physics checkpoint: model (default: Young's interval from the job's failure rate), "
                   "none (no periodic writes) or SECONDS, for jobs whose trace gives none");
+  add_mixed_options(cmd, a);
 }
 
 std::vector<std::string> split_policies(const std::string& list) {
@@ -134,6 +136,7 @@ Result<SimInputs> read_sim_inputs(const SimArgs& a) {
 
 Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, SimInputs& in) {
   BOREAS_RETURN_IF_ERROR(check_args(a, registry));
+  BOREAS_RETURN_IF_ERROR(check_mixed_args(a));
   auto physics = sim::parse_physics(a.physics);
   if (!physics.is_ok()) {
     return physics.status();
@@ -168,9 +171,8 @@ Status prepare_sim_inputs(SimArgs& a, const policy::PolicyRegistry& registry, Si
   return prepare_tenancy(a.tenancy, in.cluster, in.trace, a.seed);
 }
 
-Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegistry& registry,
-                                      const SimInputs& in, const std::string& name,
-                                      std::function<void(double)> progress) {
+Result<sim::RunRequest> make_run_request(const SimArgs& a, const policy::PolicyRegistry& registry,
+                                         const SimInputs& in, const std::string& name) {
   sim::RunRequest req;
   req.cluster = &in.cluster;
   req.jobs = in.trace.jobs;
@@ -189,8 +191,18 @@ Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegi
   req.engine_options.physics = a.physics_options;
   req.engine_options.physics.on = a.physics_on;
   req.engine_options.physics.reference_gpu = in.reference.name;
-  req.progress = std::move(progress);
-  return sim::run_policy(registry, req);
+  return req;
+}
+
+Result<sim::RunOutput> run_one_policy(const SimArgs& a, const policy::PolicyRegistry& registry,
+                                      const SimInputs& in, const std::string& name,
+                                      std::function<void(double)> progress) {
+  auto req = make_run_request(a, registry, in, name);
+  if (!req.is_ok()) {
+    return req.status();
+  }
+  req->progress = std::move(progress);
+  return sim::run_policy(registry, *req);
 }
 
 sim::OutputInfo output_info(const SimArgs& a, const SimInputs& in) {

@@ -44,6 +44,9 @@ struct SimArgs {
   std::string checkpoint_interval = "model";  // --checkpoint-interval model|none|SECONDS
   TenancyArgs tenancy;
   PlacementArgs placement_args;
+  // The mixed cluster (cli/sim_mixed.h): a service beside the training trace.
+  std::string service, service_trace, service_queue = "serving", service_class = "production";
+  double service_start_s = 0;
 };
 
 // Declares every option of a run on `cmd` (the ones `boreas experiment` arms may set too).
@@ -71,6 +74,10 @@ std::vector<std::string> split_policies(const std::string& list);
 Result<sim::RunOutput> run_one_policy(const SimArgs& args, const policy::PolicyRegistry& registry,
                                       const SimInputs& inputs, const std::string& policy,
                                       std::function<void(double)> progress = {});
+
+// The engine request of one policy of `args` on prepared inputs (what run_one_policy runs).
+Result<sim::RunRequest> make_run_request(const SimArgs& args, const policy::PolicyRegistry& registry,
+                                         const SimInputs& inputs, const std::string& policy);
 
 sim::OutputInfo output_info(const SimArgs& args, const SimInputs& inputs);
 

@@ -124,7 +124,9 @@ TEST(EngineTest, PrefixRouterFollowsTheCachedPrefix) {
                              {.arrival_us = 0, .input_tokens = 1024, .output_tokens = 1, .first_block = 4, .block_count = 2}});
   t.block_tokens = 512;
   t.blocks = {1, 2, 7, 8, 7, 9};
-  auto r = simulate(t, s, Placement{test_gpu(), 8}, SimOptions{.prefix_cache_tokens = PrefixCache::kUnbounded});
+  SimOptions options;
+  options.prefix_cache_tokens = PrefixCache::kUnbounded;
+  auto r = simulate(t, s, Placement{test_gpu(), 8}, options);
   ASSERT_TRUE(r.is_ok()) << r.status().message();
   EXPECT_EQ(r->prefix.hit_tokens, 512);
   EXPECT_EQ(r->prefix.prompt_tokens, 3 * 1024);

@@ -31,7 +31,9 @@ enum class SlotState { kStarting, kActive, kDraining, kStopped };
 struct Slot {
   std::unique_ptr<Replica> replica;
   SlotState state = SlotState::kActive;
+  int64_t asked_us = 0;
   int64_t start_us = 0;
+  int64_t ready_us = 0;
   int64_t stop_us = -1;
   uint64_t version = 0;
   int64_t wake_us = kIdle;
@@ -99,13 +101,18 @@ size_t Engine::add_replica(int64_t now, bool warm) {
                                                     options_.prefix_cache_tokens, trace_.block_tokens);
   }
   replicas_.push_back(s.replica.get());
-  s.start_us = now;
-  s.state = warm ? SlotState::kActive : SlotState::kStarting;
+  const size_t index = slots_.size();
+  const auto& waits = options_.replica_wait_us;
+  s.asked_us = now;
+  s.start_us = now + (index < waits.size() ? waits[index] : 0);
+  s.ready_us = s.start_us + (warm ? 0 : cold_start_us_);
+  s.state = s.ready_us == now ? SlotState::kActive : SlotState::kStarting;
   slots_.push_back(std::move(s));
-  const size_t index = slots_.size() - 1;
   if (!warm) {
     ++cold_starts_;
-    push(now + cold_start_us_, EventKind::kReady, index);
+  }
+  if (slots_[index].state == SlotState::kStarting) {
+    push(slots_[index].ready_us, EventKind::kReady, index);
   }
   max_replicas_ = std::max(max_replicas_, count(SlotState::kActive) + count(SlotState::kStarting));
   return index;
@@ -251,9 +258,10 @@ ServingRun Engine::finish() {
   ServingRun run;
   const int64_t end = std::max(rec_.last_done_us, trace_.requests.back().arrival_us);
   for (const auto& s : slots_) {
-    const int64_t stop = s.stop_us < 0 ? end : s.stop_us;
+    const int64_t stop = std::max(s.stop_us < 0 ? end : s.stop_us, s.start_us);  // still waiting: held 0 s
     run.replica_seconds += static_cast<double>(stop - s.start_us) / 1e6;
     run.busy_gpu_seconds += s.replica->busy_s() * service_.tp;
+    run.replicas.push_back(ReplicaLife{s.asked_us, s.start_us, s.ready_us, stop});
   }
   run.outcomes = std::move(rec_.outcomes);
   run.tbt = std::move(rec_.tbt);

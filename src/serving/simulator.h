@@ -3,10 +3,12 @@
 // (docs/serving.md). Integer microseconds, events ordered by (time, sequence): runs repeat exactly.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/gpu.h"
 #include "core/status.h"
+#include "core/topology.h"
 #include "serving/recorder.h"
 #include "serving/request_trace.h"
 #include "serving/service_spec.h"
@@ -16,6 +18,17 @@ namespace boreas::serving {
 struct SimOptions {
   int64_t prefix_cache_tokens = 0;  // per replica; PrefixCache::kUnbounded for "inf"; 0 = off
   uint64_t seed = 0;                // recorded only: the engine makes no random choices
+  // The mixed cluster (src/mixed): how long the k-th replica asked for (in the order asked, the
+  // initial ones first) waits for its GPUs before its cold start begins; missing entries wait 0.
+  std::vector<int64_t> replica_wait_us;
+};
+
+// One replica's life: asked by the autoscaler (or at the start), given its GPUs, serving, stopped.
+struct ReplicaLife {
+  int64_t asked_us = 0;
+  int64_t start_us = 0;  // GPUs held from here: asked + the wait for GPUs
+  int64_t ready_us = 0;  // serving from here: start + cold start (warm initial replicas: start)
+  int64_t stop_us = 0;   // GPUs given back (the run's end when it never stopped)
 };
 
 // What the run measured, before percentiles (summary.h turns it into summary.json).
@@ -31,6 +44,7 @@ struct ServingRun {
   double end_s = 0;             // the last request's completion
   int64_t kv_capacity_tokens = 0;
   double cold_start_s = 0;      // one replica's cold start
+  std::vector<ReplicaLife> replicas;  // in the order asked
 };
 
 // The hardware a replica runs on, from the cluster: the GPU type and how many GPUs of it exist.
@@ -38,6 +52,10 @@ struct Placement {
   GpuType gpu;
   uint32_t gpus_available = 0;
 };
+
+// The replica's GPU type in the cluster's catalog and how many GPUs of that type the cluster has;
+// `cluster_file` names the cluster in the errors.
+Result<Placement> placement_on(const Cluster& cluster, const ServiceSpec& service, const std::string& cluster_file);
 
 // Checks that the service fits (model in memory, replicas on the cluster's GPUs, every request's KV
 // in one replica) and runs it. Errors say what does not fit and how to fix it.
