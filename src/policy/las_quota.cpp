@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "policy/placement.h"
@@ -33,8 +34,8 @@ class LasQuotaOrder final : public PriorityOrder {
   uint64_t pending_key_epoch() const override { return epoch_; }
   SortKey key(JobId job, const state::ClusterView& view) override {
     levels_.touch(job, view);
-    return SortKey{static_cast<double>(tier_[job.value()]) * kLevelsPerTier + levels_.level(job),
-                   view.record(job).state == JobState::kRunning ? 0 : 1, levels_.entry(job)};
+    const auto [level, waiting, entry] = las_key(job, view);
+    return SortKey{static_cast<double>(tier_[job.value()]) * kLevelsPerTier + level, waiting, entry};
   }
   std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan) override {
     return levels_.next_demotion(view, plan);
@@ -42,6 +43,11 @@ class LasQuotaOrder final : public PriorityOrder {
 
  private:
   static constexpr double kLevelsPerTier = 1e6;
+
+  // LAS's order: level, running before waiting, then the time the job entered its level.
+  std::tuple<uint32_t, int64_t, int64_t> las_key(JobId job, const state::ClusterView& view) const {
+    return {levels_.level(job), view.record(job).state == JobState::kRunning ? 0 : 1, levels_.entry(job)};
+  }
 
   void resize(size_t jobs) {
     tier_.resize(std::max(tier_.size(), jobs), kRest);
@@ -87,11 +93,9 @@ class LasQuotaOrder final : public PriorityOrder {
       levels_.touch(j, view);
     }
     auto las = [&](JobId a, JobId b) {
-      const auto ka = std::make_tuple(levels_.level(a), view.record(a).state == JobState::kRunning ? 0 : 1,
-                                      levels_.entry(a), a);
-      const auto kb = std::make_tuple(levels_.level(b), view.record(b).state == JobState::kRunning ? 0 : 1,
-                                      levels_.entry(b), b);
-      return ka < kb;
+      const auto ka = las_key(a, view);
+      const auto kb = las_key(b, view);
+      return ka != kb ? ka < kb : a < b;
     };
     std::sort(order_.begin(), order_.end(), las);
     book_->clear_usage();
