@@ -73,8 +73,15 @@ for _ in $(seq 40); do [ "$(job_json "$held" | py 'print(j.get("executor_wait"))
   fail "boreas why says '$(cli why "$held")'"
 [ "$(cli jobs -o id,nodelist | awk -v id="$held" '$1 == id {print $2, $3}')" = "(Slurm: $reason)" ] ||
   fail "boreas jobs shows '$(cli jobs -o id,nodelist | grep "^ *$held ")'"
-curl -sf "$URL/metrics" | grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$reason\"} 1" ||
-  fail "/metrics: $(curl -sf "$URL/metrics" | grep executor_waiting)"
+# Slurm may move its reason on (Priority -> Resources) between squeue and here: /metrics must show,
+# counted once, the reason the API shows for the job at the same moment.
+for _ in $(seq 40); do
+  now=$(job_json "$held" | py 'print(j.get("executor_wait", "")[len("Slurm: "):])')
+  curl -sf "$URL/metrics" | grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$now\"} 1" && break
+  sleep 0.05
+done
+curl -sf "$URL/metrics" | grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$now\"} 1" ||
+  fail "/metrics: $(curl -sf "$URL/metrics" | grep executor_waiting), want reason $now (the API's) once"
 # Until Slurm runs it, its start is Boreas's launch (the release); keep it pending 2 s past that.
 released_us=$(job_json "$held" | py 'print(j["start_us"])')
 sleep "$(awk -v r="$released_us" -v now="$(date +%s.%N)" 'BEGIN { w = r / 1e6 + 2 - now; print (w > 0 ? w : 0) }')"
