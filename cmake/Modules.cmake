@@ -25,8 +25,13 @@ endfunction()
 # boreas_test(NAME SOURCES ... DEPS modules...) — a GoogleTest executable registered with ctest.
 # LOCK NAME: the test binary's tests never run beside other tests holding the same lock (ctest's
 # RESOURCE_LOCK), e.g. tests that start and signal real processes.
+# LABELS defaults to `unit` (the tests `make sanitize` runs); `integration` keeps a binary's tests
+# out of the sanitizer pass.
 function(boreas_test name)
-  cmake_parse_arguments(ARG "" "LOCK" "SOURCES;DEPS;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LOCK" "SOURCES;DEPS;LIBS;LABELS" ${ARGN})
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   foreach(dep ${ARG_DEPS})
     target_link_libraries(${name} PRIVATE boreas_${dep})
@@ -38,7 +43,7 @@ function(boreas_test name)
   if(ARG_LOCK)
     set(lock RESOURCE_LOCK ${ARG_LOCK})
   endif()
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit ${lock})
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${ARG_LABELS} ${lock})
 endfunction()
 
 # Runs cmake/CheckLayering.cmake over every module's sources at build time.
