@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "server/exec/process.h"
+#include "server/store/token_rows.h"
 
 namespace boreas::server {
 namespace {
@@ -65,17 +66,15 @@ std::string salted_hash(const std::string& salt, const std::string& secret) {
 
 namespace {
 
-constexpr const char* kTokenColumns = "name, role, queues, unix_user, created_us, expires_us, revoked_us";
-
 Result<std::string> fresh_name(Store& store, Role role) {
-  auto rows = store.query({"SELECT name FROM tokens WHERE name LIKE ?1", {std::string(to_string(role)) + "-%"}});
-  if (!rows.is_ok()) {
-    return rows.status();
-  }
   const std::string prefix = std::string(to_string(role)) + "-";
+  auto names = token_names_starting(store, prefix);
+  if (!names.is_ok()) {
+    return names.status();
+  }
   uint64_t highest = 0;
-  for (const SqlRow& r : *rows) {
-    const std::string n = as_text(r[0]).substr(prefix.size());
+  for (const std::string& name : *names) {
+    const std::string n = name.substr(prefix.size());
     if (!n.empty() && n.size() < 10 && n.find_first_not_of("0123456789") == std::string::npos) {
       highest = std::max<uint64_t>(highest, std::stoull(n));
     }
@@ -97,9 +96,9 @@ Status check_request(const TokenRequest& req) {
   return Status::ok();
 }
 
-TokenInfo token_from_row(const SqlRow& r) {
-  return {as_text(r[0]),      parse_role(as_text(r[1])).value_or(Role::kViewer),
-          split_queue_list(as_text(r[2])), as_text(r[3]), as_int(r[4]), as_int(r[5]), as_int(r[6])};
+TokenInfo info_from(const TokenRow& r) {
+  return {r.name,         parse_role(r.role).value_or(Role::kViewer), split_queue_list(r.queues), r.unix_user,
+          r.created_us, r.expires_us,                                r.revoked_us};
 }
 
 }  // namespace
@@ -116,21 +115,13 @@ Result<CreatedToken> create_token(Store& store, const TokenRequest& req, int64_t
   if (!id || !secret || !salt) {
     return internal_error("the system random generator failed; no token was created");
   }
-  // One statement: the name check and the insert cannot be split by another `token create`.
-  Status s = store.write_sync(
-      {{{"INSERT INTO tokens(id, salt, hash, name, role, queues, created_us, unix_user, expires_us)"
-         " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE name = ?4)",
-         {*id, *salt, salted_hash(*salt, *secret), *name, std::string(to_string(req.role)), join(req.queues),
-          now_us, req.unix_user, req.expires_us}}}});
-  if (!s.is_ok()) {
-    return s;
+  auto inserted = insert_token_row(store, {*id, *salt, salted_hash(*salt, *secret), *name,
+                                          std::string(to_string(req.role)), join(req.queues), req.unix_user, now_us,
+                                          req.expires_us, 0});
+  if (!inserted.is_ok()) {
+    return inserted.status();
   }
-  auto mine = store.query({"SELECT 1 FROM tokens WHERE id = ?1", {*id}});
-  if (!mine.is_ok()) {
-    return mine.status();
-  }
-  store.note_tokens_changed();
-  if (mine->empty()) {
+  if (!*inserted) {
     return conflict("a token named `" + *name + "` already exists (names own jobs and stay taken after "
                     "revocation); choose another --name (see `boreas token list`)");
   }
@@ -149,20 +140,17 @@ std::optional<std::pair<std::string, std::string>> split_token(const std::string
 }
 
 std::optional<TokenRecord> read_token(Store& store, const std::string& id) {
-  auto rows = store.query({"SELECT salt, hash, name, role, queues, unix_user, expires_us, revoked_us "
-                           "FROM tokens WHERE id = ?1",
-                           {id}});
-  if (!rows.is_ok() || rows->size() != 1) {
+  auto row = read_token_row(store, id);
+  if (!row.is_ok() || !row->has_value()) {
     return std::nullopt;
   }
-  const SqlRow& r = rows->front();
-  auto role = parse_role(as_text(r[3]));
+  const TokenRow& r = **row;
+  auto role = parse_role(r.role);
   if (!role) {
     return std::nullopt;
   }
-  return TokenRecord{as_text(r[0]), as_text(r[1]),
-                     Principal{as_text(r[2]), *role, split_queue_list(as_text(r[4])), as_text(r[5])},
-                     as_int(r[6]), as_int(r[7])};
+  return TokenRecord{r.salt, r.hash, Principal{r.name, *role, split_queue_list(r.queues), r.unix_user}, r.expires_us,
+                     r.revoked_us};
 }
 
 std::optional<Principal> check_token(const TokenRecord& record, const std::string& secret, int64_t now_us) {
@@ -207,29 +195,26 @@ Result<std::string> job_account(const Principal& who, bool allow_root_jobs) {
 }
 
 Result<std::vector<TokenInfo>> list_tokens(Store& store) {
-  auto rows = store.query({std::string("SELECT ") + kTokenColumns + " FROM tokens ORDER BY created_us, name", {}});
+  auto rows = read_token_rows(store);
   if (!rows.is_ok()) {
     return rows.status();
   }
   std::vector<TokenInfo> out;
-  for (const SqlRow& r : *rows) {
-    out.push_back(token_from_row(r));
+  for (const TokenRow& r : *rows) {
+    out.push_back(info_from(r));
   }
   return out;
 }
 
 Status revoke_token(Store& store, const std::string& name, int64_t now_us) {
-  auto live = store.query({"SELECT id FROM tokens WHERE name = ?1 AND revoked_us = 0", {name}});
-  if (!live.is_ok()) {
-    return live.status();
+  auto revoked = revoke_token_row(store, name, now_us);
+  if (!revoked.is_ok()) {
+    return revoked.status();
   }
-  if (live->empty()) {
+  if (!*revoked) {
     return not_found("no live token named `" + name + "`; `boreas token list` shows the names");
   }
-  Status s = store.write_sync({{{"UPDATE tokens SET revoked_us = ?2 WHERE name = ?1 AND revoked_us = 0",
-                                 {name, now_us}}}});
-  store.note_tokens_changed();  // after the commit: a daemon that sees the bump reads the revocation
-  return s;
+  return Status::ok();
 }
 
 }  // namespace boreas::server
