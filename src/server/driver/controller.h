@@ -202,15 +202,15 @@ class Controller {
   JobId add_slot(JobSpec spec);
   void enter_state(LiveJob& job);
   void state_started(const LiveJob& job);
-  void state_left_running(const LiveJob& job, const std::vector<JobNode>& was);
+  void state_left_running(const LiveJob& job);
   void state_cancelled(const LiveJob& job);
   void set_stopping(LiveJob& job);
   void set_aside(LiveJob& job);
   void bring_back_set_aside();
-  void sync_hold(size_t node);
+  void state_drained(size_t node, bool drained);
   void state_error(const Status& s);
   JobId slot_of(JobId id) const;
-  uint32_t job_at(GpuId gpu) const;  // the API id of the job holding `gpu`, 0 = free or a drain hold
+  uint32_t job_at(GpuId gpu) const;  // the API id of the job holding `gpu`, 0 = free
 
   ControllerConfig config_;
   Store& store_;
@@ -235,14 +235,13 @@ class Controller {
   SymbolTable symbols_;
   JsonLog* log_ = nullptr;
 
-  // The state's job table is append-only: a slot per job that entered it since this start, and
-  // per drain hold. specs_ has a fixed size per ClusterState (the state keeps a span of it).
+  // The state's job table is append-only: a slot per job that entered it since this start.
+  // specs_ has a fixed size per ClusterState (the state keeps a span of it).
   std::vector<JobSpec> specs_;
   std::unique_ptr<state::ClusterState> state_;
   size_t used_slots_ = 0;
-  std::vector<uint32_t> slot_job_;                // slot -> API id; 0 = a drain hold or unused
+  std::vector<uint32_t> slot_job_;                // slot -> API id; 0 = unused
   std::unordered_map<uint32_t, JobId> job_slot_;  // API id -> slot, for jobs in memory
-  std::vector<JobId> holds_;                      // per node: the slot holding a drained node's free GPUs
   std::set<uint32_t> set_aside_;  // pending jobs out of the state until their victims exit or dependencies hold
   mutable std::unordered_map<uint32_t, JobState> ended_states_;  // ended jobs read from the store for dependencies
   std::set<uint32_t> unplaced_;                   // at recovery: recorded running, process gone

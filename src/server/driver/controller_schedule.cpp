@@ -14,14 +14,12 @@
 
 namespace boreas::server {
 
-// Most free GPUs on one undrained node, per GPU type; index catalog.size() = any type.
+// Most free GPUs on one undrained node, per GPU type; index catalog.size() = any type. A drained
+// node has none: the state keeps it cordoned.
 std::vector<uint32_t> Controller::most_free_by_type() const {
   const Cluster& c = config_.cluster;
   std::vector<uint32_t> most(c.catalog.size() + 1, 0);
   for (size_t n = 0; n < c.nodes.size(); ++n) {
-    if (drained_[n]) {
-      continue;
-    }
     const uint32_t free = state_->node_free(NodeId(static_cast<uint32_t>(n)));
     if (c.nodes[n].gpu_type) {
       uint32_t& m = most[c.nodes[n].gpu_type->value()];
@@ -107,7 +105,8 @@ uint32_t Controller::largest_node_of(const std::string& type) const {
   return it->second;
 }
 
-// Maps a start onto node-local GPU indexes, node by node; nullopt when it touches a drained node.
+// Maps a start onto node-local GPU indexes, node by node; nullopt when it touches a drained node
+// (a plan can still name one: the GPUs of a victim preempted there).
 std::optional<std::vector<JobNode>> Controller::placement_of(const policy::Start& start) const {
   std::map<int32_t, std::vector<uint32_t>> by_node;
   for (GpuId g : start.gpus) {
@@ -226,7 +225,7 @@ std::string waiting_for(const std::vector<JobId>& victims, std::string_view poli
 // when one waits.
 bool Controller::apply_plan(const policy::Plan& plan) {
   for (JobId slot : plan.preemptions) {
-    if (LiveJob* victim = find(JobId(slot_job_[slot.value()]))) {  // else a drain hold
+    if (LiveJob* victim = find(JobId(slot_job_[slot.value()]))) {
       preempt(*victim);
     }
   }
