@@ -58,6 +58,7 @@ Status Controller::rebuild_state(size_t capacity) {
     specs_[s].id = JobId(static_cast<uint32_t>(s));
   }
   slot_job_.resize(capacity, 0);
+  slot_live_.resize(capacity, nullptr);
   state_ = std::make_unique<state::ClusterState>(config_.cluster, specs_, symbols_);
   for (const auto& [id, j] : jobs_) {
     const JobId slot = slot_of(j.id);
@@ -99,6 +100,7 @@ void Controller::enter_state(LiveJob& job) {
   const JobId slot = add_slot(spec_of(job));
   job_slot_[job.id.value()] = slot;
   slot_job_[slot.value()] = job.id.value();
+  slot_live_[slot.value()] = &job;  // a std::map element: it stays put until the job leaves memory
   state_error(state_->submit(slot, job.submit));
 }
 

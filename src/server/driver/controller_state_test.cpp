@@ -250,6 +250,34 @@ TEST_F(ControllerStateTest, ADrainedNodeKeepsItsJobAndGivesNothingBackUntilResum
   EXPECT_EQ(digest.find("invariants"), std::string::npos) << digest;
 }
 
+// A round writes one reason text per (GPU count, type) and reuses it for every pending job of that
+// shape; the next round writes them again from the GPUs free then. fifo: strict order.
+TEST_F(ControllerStateTest, PendingReasonsFollowEachJobsShapeRoundAfterRound) {
+  ScriptedExecutor ex;
+  auto c = make(ex);
+  const JobId busy = submit(*c, 4);
+  submit(*c, 4);
+  submit(*c, 4);
+  settle(*c);
+  const JobId two = submit(*c, 2);
+  const JobId four = submit(*c, 4);
+  SubmitRequest r;
+  r.command = {"true"};
+  r.gpus = 2;
+  r.gpu_type = "H100";
+  const JobId typed = c->submit("alice", r)->id;
+  settle(*c);
+  EXPECT_EQ(c->job(two)->reason, "no fit: needs 2 GPUs on one undrained node; the most free now is 0");
+  EXPECT_EQ(c->job(four)->reason, "no fit: needs 4 GPUs on one undrained node; the most free now is 0");
+  EXPECT_EQ(c->job(typed)->reason,
+            "no fit: needs 2 GPUs on one undrained node of type H100; the most free now is 0");
+  (void)ex.end(busy, ExitKind::kCompleted, 0);
+  settle(*c);  // `two` takes half the freed node; `four` blocks the queue
+  EXPECT_EQ(c->job(two)->state, JobState::kRunning);
+  EXPECT_EQ(c->job(four)->reason, "no fit: needs 4 GPUs on one undrained node; the most free now is 2");
+  EXPECT_EQ(c->job(typed)->reason, "waiting: the fifo policy starts other jobs first");
+}
+
 TEST_F(ControllerStateTest, ListPagesJobsInMemoryAndEndedOnesFromTheStoreById) {
   ScriptedExecutor ex;
   auto c = make(ex);
