@@ -44,6 +44,7 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
   }
   free_total_ = total_gpus();
   running_pos_.assign(jobs.size(), 0);
+  cordoned_.assign(cluster.nodes.size(), 0);
 }
 
 Duration ClusterState::work_done_at(JobId job, Time now) const {
@@ -116,6 +117,10 @@ Status ClusterState::check_gpus(JobId job, std::span<const GpuId> gpus) const {
       return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is on node " +
                       cluster_.nodes[gpu_node_[g.value()].value()].name + ", which is out of service");
     }
+    if (cordoned_[gpu_node_[g.value()].value()]) {
+      return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is on node " +
+                      cluster_.nodes[gpu_node_[g.value()].value()].name + ", which is cordoned (drained)");
+    }
   }
   std::vector<GpuId> sorted(gpus.begin(), gpus.end());
   std::sort(sorted.begin(), sorted.end());
@@ -185,7 +190,9 @@ void ClusterState::give_back(JobId job, Time now) {
   r.run_time += now - r.last_start;
   for (GpuId g : r.gpus) {
     owner_[g.value()] = JobId();
-    shift_free(gpu_node_[g.value()], 1);
+    if (!cordoned_[gpu_node_[g.value()].value()]) {  // a cordoned node's freed GPUs stay out
+      shift_free(gpu_node_[g.value()], 1);
+    }
   }
   queue_gpus_[spec(job).queue.index()] -= static_cast<uint32_t>(r.gpus.size());
   r.gpus.clear();
@@ -286,6 +293,9 @@ Status ClusterState::take_down(NodeId node) {
   if (down_[node.value()]) {
     return conflict("node " + n.name + " is already out of service");
   }
+  if (cordoned_[node.value()]) {
+    return conflict("node " + n.name + " is cordoned; uncordon it before taking it out of service");
+  }
   if (node_free_[node.value()] != n.gpu_count) {
     return conflict("node " + n.name + " still runs jobs; stop them before taking it out of service");
   }
@@ -304,6 +314,39 @@ Status ClusterState::bring_up(NodeId node) {
   down_[node.value()] = 0;
   down_total_ -= n.gpu_count;
   shift_free(node, static_cast<int32_t>(n.gpu_count));
+  return Status::ok();
+}
+
+uint32_t ClusterState::unheld_on(NodeId node) const {
+  const Node& n = cluster_.nodes[node.value()];
+  uint32_t count = 0;
+  for (uint32_t g = 0; g < n.gpu_count; ++g) {
+    count += owner_[n.first_gpu + g].valid() ? 0 : 1;
+  }
+  return count;
+}
+
+Status ClusterState::cordon(NodeId node) {
+  BOREAS_RETURN_IF_ERROR(check_node(node));
+  const Node& n = cluster_.nodes[node.value()];
+  if (cordoned_[node.value()]) {
+    return conflict("node " + n.name + " is already cordoned");
+  }
+  if (down_[node.value()]) {
+    return conflict("node " + n.name + " is out of service; bring it up before cordoning it");
+  }
+  shift_free(node, -static_cast<int32_t>(node_free_[node.value()]));
+  cordoned_[node.value()] = 1;
+  return Status::ok();
+}
+
+Status ClusterState::uncordon(NodeId node) {
+  BOREAS_RETURN_IF_ERROR(check_node(node));
+  if (!cordoned_[node.value()]) {
+    return conflict("node " + cluster_.nodes[node.value()].name + " is not cordoned");
+  }
+  cordoned_[node.value()] = 0;
+  shift_free(node, static_cast<int32_t>(unheld_on(node)));
   return Status::ok();
 }
 

@@ -60,6 +60,11 @@ class ClusterState {
   // free counts and the free index, so no placement can choose them. Only an idle node goes down.
   Status take_down(NodeId node);
   Status bring_up(NodeId node);
+  // Drained (the live daemon's `boreas drain`): a cordoned node keeps its running jobs, but its free
+  // GPUs, and every GPU freed on it later, leave the free counts and the free index, so no placement
+  // can choose them. Uncordon gives its unheld GPUs back. A node is down or cordoned, not both.
+  Status cordon(NodeId node);
+  Status uncordon(NodeId node);
 
   // Read side.
   const Cluster& cluster() const { return cluster_; }
@@ -88,8 +93,9 @@ class ClusterState {
   uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
   uint32_t free_gpus() const { return free_total_; }  // in service and unheld
   uint32_t down_gpus() const { return down_total_; }  // on nodes out of service
-  bool gpu_free(GpuId gpu) const { return !owner_[gpu.value()].valid() && !down_[gpu_node_[gpu.value()].value()]; }
+  bool gpu_free(GpuId gpu) const { return !owner_[gpu.value()].valid() && placeable(gpu_node_[gpu.value()]); }
   bool node_down(NodeId node) const { return down_[node.value()] != 0; }
+  bool node_cordoned(NodeId node) const { return cordoned_[node.value()] != 0; }
   JobId gpu_owner(GpuId gpu) const { return owner_[gpu.value()]; }
   NodeId node_of(GpuId gpu) const { return gpu_node_[gpu.value()]; }
   uint32_t node_free(NodeId node) const { return node_free_[node.value()]; }
@@ -114,6 +120,8 @@ class ClusterState {
   Status check_gpu_owners() const;
   Status check_free_counts() const;
   Status check_job_sets() const;
+  bool placeable(NodeId node) const { return !down_[node.value()] && !cordoned_[node.value()]; }
+  uint32_t unheld_on(NodeId node) const;
 
   const Cluster& cluster_;
   std::span<const JobSpec> jobs_;
@@ -136,6 +144,7 @@ class ClusterState {
   std::vector<JobId> rate_journal_;
   uint64_t instance_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
+  std::vector<uint8_t> cordoned_;  // per node: drained, its unheld GPUs out of the free counts
 };
 
 }  // namespace boreas::state

@@ -41,8 +41,11 @@ Status ClusterState::check_free_counts() const {
                             cluster_.nodes[n.value()].name + " is held by job " +
                             std::to_string(owner_[g].value()));
     }
+    if (down_[n.value()] && cordoned_[n.value()]) {
+      return internal_error("node " + cluster_.nodes[n.value()].name + " is both out of service and cordoned");
+    }
     down += down_[n.value()];
-    if (owner_[g].valid() || down_[n.value()]) {
+    if (owner_[g].valid() || !placeable(n)) {
       continue;
     }
     const RackId r = cluster_.nodes[n.value()].rack;
@@ -54,7 +57,8 @@ Status ClusterState::check_free_counts() const {
   if (node != node_free_ || rack != rack_free_ || zone != zone_free_ || total != free_total_ ||
       down != down_total_) {
     return internal_error(
-        "free GPU counts (node, rack, zone, total or out of service) disagree with the owner table");
+        "free GPU counts (node, rack, zone, total or out of service) disagree with the owner table and the "
+        "nodes out of service or cordoned");
   }
   for (uint32_t i = 0; i < node_free_.size(); ++i) {
     const Node& n = cluster_.nodes[i];

@@ -177,7 +177,9 @@ class Controller {
   std::vector<JobId> holders(const policy::Start& start) const;
   std::vector<uint32_t> most_free_by_type() const;
   void why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free, std::string& out) const;
-  void explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free);
+  const std::string& why_text(const LiveJob& job, const std::vector<uint32_t>& most_free);
+  void explain_pending(LiveJob& job, JobId slot, bool planned, const std::vector<uint32_t>& most_free);
+  void explain_all(const std::set<uint32_t>& planned, const std::vector<uint32_t>& most_free);
   JobSpec spec_of(const LiveJob& job);
   uint32_t largest_node_of(const std::string& type) const;
   bool take_start(const policy::Start& start, LiveJob& job);
@@ -202,21 +204,27 @@ class Controller {
   JobId add_slot(JobSpec spec);
   void enter_state(LiveJob& job);
   void state_started(const LiveJob& job);
-  void state_left_running(const LiveJob& job, const std::vector<JobNode>& was);
+  void state_left_running(const LiveJob& job);
   void state_cancelled(const LiveJob& job);
   void set_stopping(LiveJob& job);
   void set_aside(LiveJob& job);
   void bring_back_set_aside();
-  void sync_hold(size_t node);
+  void state_drained(size_t node, bool drained);
   void state_error(const Status& s);
   JobId slot_of(JobId id) const;
-  uint32_t job_at(GpuId gpu) const;  // the API id of the job holding `gpu`, 0 = free or a drain hold
+  uint32_t job_at(GpuId gpu) const;  // the API id of the job holding `gpu`, 0 = free
 
   ControllerConfig config_;
   Store& store_;
   Executor& executor_;
   std::map<uint32_t, LiveJob> jobs_;  // by id: jobs not ended, and ended ones until their row is durable
   std::string reason_scratch_;        // explain_pending's buffer, reused every round
+  struct ReasonMemo {
+    uint32_t gpus = 0;
+    std::string gpu_type;
+    std::string text;
+  };
+  std::vector<ReasonMemo> reason_memo_;  // why_pending's texts this round, by (GPUs, type)
   size_t with_dependency_ = 0;        // jobs_ entries with a dependency: rounds skip the walk at 0
   std::vector<std::pair<uint32_t, std::future<Status>>> retired_;  // ended jobs' last writes, by id
   uint32_t last_id_ = 0;  // the largest id given out (or stored)
@@ -235,14 +243,14 @@ class Controller {
   SymbolTable symbols_;
   JsonLog* log_ = nullptr;
 
-  // The state's job table is append-only: a slot per job that entered it since this start, and
-  // per drain hold. specs_ has a fixed size per ClusterState (the state keeps a span of it).
+  // The state's job table is append-only: a slot per job that entered it since this start.
+  // specs_ has a fixed size per ClusterState (the state keeps a span of it).
   std::vector<JobSpec> specs_;
   std::unique_ptr<state::ClusterState> state_;
   size_t used_slots_ = 0;
-  std::vector<uint32_t> slot_job_;                // slot -> API id; 0 = a drain hold or unused
+  std::vector<uint32_t> slot_job_;                // slot -> API id; 0 = unused
   std::unordered_map<uint32_t, JobId> job_slot_;  // API id -> slot, for jobs in memory
-  std::vector<JobId> holds_;                      // per node: the slot holding a drained node's free GPUs
+  std::vector<LiveJob*> slot_live_;               // slot -> its job in jobs_; null once it left memory
   std::set<uint32_t> set_aside_;  // pending jobs out of the state until their victims exit or dependencies hold
   mutable std::unordered_map<uint32_t, JobState> ended_states_;  // ended jobs read from the store for dependencies
   std::set<uint32_t> unplaced_;                   // at recovery: recorded running, process gone

@@ -86,6 +86,10 @@ void Controller::retire(LiveJob& job, std::future<Status> written) {
 }
 
 void Controller::forget(const LiveJob& job) {
+  const JobId slot = slot_of(job.id);
+  if (slot.valid()) {
+    slot_live_[slot.value()] = nullptr;  // the job leaves memory
+  }
   job_slot_.erase(job.id.value());
   if (!job.idempotency_key.empty()) {
     idempotent_.erase({job.owner, job.idempotency_key});  // the store answers for it now

@@ -228,8 +228,7 @@ Pending<bool> Controller::do_drain(const Caller& who, const std::string& node, b
   const auto n = static_cast<size_t>(it - nodes.begin());
   drained_[n] = drained;
   executor_drained_[n] = drained && origin == DrainOrigin::kExecutor;
-  reserve_slots(1);
-  sync_hold(n);
+  state_drained(n, drained);
   dirty_ = true;
   const Time now = config_.clock();
   auto durable = store_.write(
@@ -314,7 +313,6 @@ void Controller::apply_exit(const JobExit& e) {
   if (j == nullptr) {
     return;
   }
-  const std::vector<JobNode> was = j->placement;
   const Time now = config_.clock();
   if (e.started && j->state == JobState::kRunning) {
     take_executor_start(*j, *e.started);
@@ -354,7 +352,7 @@ void Controller::apply_exit(const JobExit& e) {
   }
   note("job.exited", {{"job", j->id.value()}, {"state", to_string(j->state)}, {"exit_code", e.exit_code},
                       {"reason", j->reason}});
-  state_left_running(*j, was);
+  state_left_running(*j);
   auto written = write_async({update_job_row(*j, now)});
   if (is_terminal(j->state)) {
     retire(*j, std::move(written));

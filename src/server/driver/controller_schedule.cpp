@@ -14,14 +14,12 @@
 
 namespace boreas::server {
 
-// Most free GPUs on one undrained node, per GPU type; index catalog.size() = any type.
+// Most free GPUs on one undrained node, per GPU type; index catalog.size() = any type. A drained
+// node has none: the state keeps it cordoned.
 std::vector<uint32_t> Controller::most_free_by_type() const {
   const Cluster& c = config_.cluster;
   std::vector<uint32_t> most(c.catalog.size() + 1, 0);
   for (size_t n = 0; n < c.nodes.size(); ++n) {
-    if (drained_[n]) {
-      continue;
-    }
     const uint32_t free = state_->node_free(NodeId(static_cast<uint32_t>(n)));
     if (c.nodes[n].gpu_type) {
       uint32_t& m = most[c.nodes[n].gpu_type->value()];
@@ -32,8 +30,8 @@ std::vector<uint32_t> Controller::most_free_by_type() const {
   return most;
 }
 
-// Written into OUT (cleared first): every pending job gets one each round, so the text is built
-// in a buffer the controller reuses instead of in fresh strings.
+// Written into OUT (cleared first). The text depends on the job's GPU count and type only, so a
+// round builds it once per (count, type) (why_text) rather than once per pending job.
 void Controller::why_pending(const LiveJob& job, const std::vector<uint32_t>& most_free, std::string& out) const {
   const auto type = job.request.gpu_type.empty() ? std::nullopt
                                                  : config_.cluster.catalog.find(job.request.gpu_type);
@@ -59,23 +57,49 @@ void Controller::why_pending(const LiveJob& job, const std::vector<uint32_t>& mo
   out.append("; the most free now is ").append(std::to_string(most));
 }
 
+// why_pending's text for this job, from the round's memo (cleared by explain_all).
+const std::string& Controller::why_text(const LiveJob& job, const std::vector<uint32_t>& most_free) {
+  for (const ReasonMemo& m : reason_memo_) {
+    if (m.gpus == job.request.gpus && m.gpu_type == job.request.gpu_type) {
+      return m.text;
+    }
+  }
+  ReasonMemo& m = reason_memo_.emplace_back();
+  m.gpus = job.request.gpus;
+  m.gpu_type = job.request.gpu_type;
+  why_pending(job, most_free, m.text);
+  return m.text;
+}
+
 // The policy's own reason when it gave one this round, else what the daemon sees. A job the plan
 // started but the daemon could not place keeps the daemon's view: the policy's reason is older.
 // The job's strings are assigned only when they change (their buffers are kept).
-void Controller::explain_pending(LiveJob& job, bool planned, const std::vector<uint32_t>& most_free) {
-  const policy::PendingReason r =
-      planned ? policy::PendingReason{} : config_.scheduler->pending_reason(slot_of(job.id));
+void Controller::explain_pending(LiveJob& job, JobId slot, bool planned, const std::vector<uint32_t>& most_free) {
+  const policy::PendingReason r = planned ? policy::PendingReason{} : config_.scheduler->pending_reason(slot);
   const std::string_view kind = policy::to_string(r.kind);
   if (job.reason_kind != kind) {
     job.reason_kind.assign(kind);
   }
-  if (r.kind == policy::PendingKind::kNone) {
-    why_pending(job, most_free, reason_scratch_);
-  } else {
+  if (r.kind != policy::PendingKind::kNone) {
     reason_scratch_ = policy::describe(r);
   }
-  if (job.reason != reason_scratch_) {
-    job.reason = reason_scratch_;
+  const std::string& text = r.kind == policy::PendingKind::kNone ? why_text(job, most_free) : reason_scratch_;
+  if (job.reason != text) {
+    job.reason = text;
+  }
+}
+
+// Every pending job in the state gets its reason, walked through the state's pending set and the
+// slot -> job table: a round touches the pending jobs only, not every job in memory, and looks
+// none up by id. Jobs set aside (victims, dependencies) are not in the state and keep theirs.
+void Controller::explain_all(const std::set<uint32_t>& planned, const std::vector<uint32_t>& most_free) {
+  reason_memo_.clear();
+  for (JobId slot : state_->pending()) {
+    LiveJob* j = slot_live_[slot.value()];
+    if (j != nullptr && j->state == JobState::kPending && j->placement.empty() && j->waits_for.empty() &&
+        !waits_on_dependency(*j)) {
+      explain_pending(*j, slot, planned.count(j->id.value()) > 0, most_free);
+    }
   }
 }
 
@@ -107,7 +131,8 @@ uint32_t Controller::largest_node_of(const std::string& type) const {
   return it->second;
 }
 
-// Maps a start onto node-local GPU indexes, node by node; nullopt when it touches a drained node.
+// Maps a start onto node-local GPU indexes, node by node; nullopt when it touches a drained node
+// (a plan can still name one: the GPUs of a victim preempted there).
 std::optional<std::vector<JobNode>> Controller::placement_of(const policy::Start& start) const {
   std::map<int32_t, std::vector<uint32_t>> by_node;
   for (GpuId g : start.gpus) {
@@ -226,7 +251,7 @@ std::string waiting_for(const std::vector<JobId>& victims, std::string_view poli
 // when one waits.
 bool Controller::apply_plan(const policy::Plan& plan) {
   for (JobId slot : plan.preemptions) {
-    if (LiveJob* victim = find(JobId(slot_job_[slot.value()]))) {  // else a drain hold
+    if (LiveJob* victim = find(JobId(slot_job_[slot.value()]))) {
       preempt(*victim);
     }
   }
@@ -264,12 +289,7 @@ bool Controller::apply_plan(const policy::Plan& plan) {
   }
   launch_all(starting);
   // After the launches: the free GPUs a reason quotes are those the starts left.
-  const std::vector<uint32_t> most_free = most_free_by_type();
-  for (auto& [id, j] : jobs_) {
-    if (j.state == JobState::kPending && j.placement.empty() && j.waits_for.empty() && !waits_on_dependency(j)) {
-      explain_pending(j, planned.count(id) > 0, most_free);
-    }
-  }
+  explain_all(planned, most_free_by_type());
   for (auto& [j, why] : no_room) {
     j->reason = std::move(why);
     j->reason_kind = "no-fit";
@@ -415,6 +435,10 @@ Status Controller::recover() {
     used_slots_ += 1;
     with_dependency_ += j.request.dependency.empty() ? 0 : 1;
     jobs_.emplace(id, std::move(j));
+  }
+  slot_live_.assign(slot_job_.size(), nullptr);
+  for (auto& [id, j] : jobs_) {
+    slot_live_[job_slot_[id].value()] = &j;
   }
   const auto running = static_cast<size_t>(
       std::count_if(jobs_.begin(), jobs_.end(), [](const auto& e) { return e.second.state == JobState::kRunning; }));

@@ -2,8 +2,9 @@
 //
 // Submits, starts, exits, cancels and drains change it in place. It is rebuilt only from the jobs
 // in memory (never from the store's history): when its job table is full, and when a pending job
-// is set aside while its victims stop, or comes back. ClusterState ids are slots, dense from 0: one
-// per job that entered the state since this start, given in id order, and one per drain hold. A job
+// is set aside while its victims stop, or comes back. A drained node is cordoned in the state: its
+// jobs run on, and its free GPUs leave the free counts. ClusterState ids are slots, dense from 0: one
+// per job that entered the state since this start, given in id order. A job
 // keeps its slot while it is in memory (a policy's per-job records stay its own) and no slot is
 // given twice; a rebuild keeps every slot. Ended jobs leave memory, so the state holds a slot
 // (a JobSpec and a JobRecord) per job since the daemon started, and nothing older.
@@ -47,9 +48,9 @@ void Controller::state_error(const Status& s) {
   }
 }
 
-// Every job in memory as it is now, in its slot; then a hold for each drained node's free GPUs.
+// Every job in memory as it is now, in its slot; then each drained node cordoned.
 Status Controller::rebuild_state(size_t capacity) {
-  capacity = std::max(capacity, used_slots_ + config_.cluster.nodes.size() + 1);
+  capacity = std::max(capacity, used_slots_ + 1);
   state_.reset();
   specs_.resize(capacity);  // may move: nothing refers to it until the new state
   for (size_t s = used_slots_; s < capacity; ++s) {
@@ -57,8 +58,8 @@ Status Controller::rebuild_state(size_t capacity) {
     specs_[s].id = JobId(static_cast<uint32_t>(s));
   }
   slot_job_.resize(capacity, 0);
+  slot_live_.resize(capacity, nullptr);
   state_ = std::make_unique<state::ClusterState>(config_.cluster, specs_, symbols_);
-  holds_.assign(config_.cluster.nodes.size(), JobId());
   for (const auto& [id, j] : jobs_) {
     const JobId slot = slot_of(j.id);
     if (!slot.valid() || is_terminal(j.state) || set_aside_.count(id) > 0) {
@@ -71,14 +72,16 @@ Status Controller::rebuild_state(size_t capacity) {
     }
   }
   for (size_t n = 0; n < drained_.size(); ++n) {
-    sync_hold(n);
+    if (drained_[n]) {
+      BOREAS_RETURN_IF_ERROR(state_->cordon(NodeId(static_cast<uint32_t>(n))));
+    }
   }
   return Status::ok();
 }
 
-// Room for `count` more slots besides a hold per node; a full table doubles (amortized O(1)).
+// Room for `count` more slots; a full table doubles (amortized O(1)).
 void Controller::reserve_slots(size_t count) {
-  const size_t need = used_slots_ + count + config_.cluster.nodes.size() + 1;
+  const size_t need = used_slots_ + count + 1;
   if (need > specs_.size()) {
     state_error(rebuild_state(std::max(kMinSlots, 2 * need)));
   }
@@ -88,7 +91,6 @@ JobId Controller::add_slot(JobSpec spec) {
   const JobId slot(static_cast<uint32_t>(used_slots_++));
   spec.id = slot;
   specs_[slot.value()] = spec;  // an unused slot: the state has not read it yet
-  slot_job_[slot.value()] = 0;
   return slot;
 }
 
@@ -98,6 +100,7 @@ void Controller::enter_state(LiveJob& job) {
   const JobId slot = add_slot(spec_of(job));
   job_slot_[job.id.value()] = slot;
   slot_job_[slot.value()] = job.id.value();
+  slot_live_[slot.value()] = &job;  // a std::map element: it stays put until the job leaves memory
   state_error(state_->submit(slot, job.submit));
 }
 
@@ -107,7 +110,8 @@ void Controller::state_started(const LiveJob& job) {
 
 // After apply_exit updated the job: ended, or back to pending with its service so far (the state
 // banks work capped at the spec's duration, which is the time limit or zero, so restore sets it).
-void Controller::state_left_running(const LiveJob& job, const std::vector<JobNode>& was) {
+// GPUs it frees on a drained node stay out of the free counts: the state keeps that node cordoned.
+void Controller::state_left_running(const LiveJob& job) {
   const JobId slot = slot_of(job.id);
   const Time now = config_.clock();
   specs_[slot.value()].preemptible = true;  // no longer stopping
@@ -123,12 +127,6 @@ void Controller::state_left_running(const LiveJob& job, const std::vector<JobNod
       state_error(state_->requeue(slot, now));
     }
     state_error(state_->restore(slot, job.ran, job.ran, job.preemptions));  // also one never placed
-  }
-  for (const JobNode& p : was) {  // every node it left: a drained one holds its freed GPUs
-    if (drained_[static_cast<size_t>(p.node)]) {
-      reserve_slots(1);
-      sync_hold(static_cast<size_t>(p.node));
-    }
   }
 }
 
@@ -170,30 +168,12 @@ void Controller::bring_back_set_aside() {
   }
 }
 
-// A drained node's free GPUs are held by a non-preemptible job of its own, so every policy sees
-// them as taken without knowing about drains. The caller makes room for one slot.
-void Controller::sync_hold(size_t node) {
-  const Time now = config_.clock();
-  if (holds_[node].valid()) {
-    state_error(state_->finish(holds_[node], now, JobState::kCancelled));
-    holds_[node] = JobId();
+// The operator's drain and resume, in the state: a drained node keeps its jobs and offers no GPUs.
+void Controller::state_drained(size_t node, bool drained) {
+  const NodeId n(static_cast<uint32_t>(node));
+  if (state_->node_cordoned(n) != drained) {
+    state_error(drained ? state_->cordon(n) : state_->uncordon(n));
   }
-  const Node& n = config_.cluster.nodes[node];
-  std::vector<GpuId> free;
-  for (uint32_t g = 0; drained_[node] && g < n.gpu_count; ++g) {
-    if (state_->gpu_free(GpuId(n.first_gpu + g))) {
-      free.emplace_back(n.first_gpu + g);
-    }
-  }
-  if (free.empty()) {
-    return;
-  }
-  JobSpec hold;
-  hold.gpus = hold.gpus_per_node = static_cast<uint32_t>(free.size());
-  hold.preemptible = false;
-  holds_[node] = add_slot(hold);
-  state_error(state_->submit(holds_[node], now));
-  state_error(state_->start(holds_[node], free, now));
 }
 
 std::string Controller::state_digest() {
@@ -202,9 +182,9 @@ std::string Controller::state_digest() {
     std::string out = ok.is_ok() ? "" : "invariants: " + ok.message() + "\n";
     const Time now = config_.clock();
     for (size_t n = 0; n < config_.cluster.nodes.size(); ++n) {
-      const uint32_t held = holds_[n].valid() ? specs_[holds_[n].value()].gpus : 0;
-      out += "node " + std::to_string(n) + " free " + std::to_string(state_->node_free(NodeId(static_cast<uint32_t>(n)))) +
-             " drain-held " + std::to_string(held) + "\n";
+      const NodeId node(static_cast<uint32_t>(n));
+      out += "node " + std::to_string(n) + " free " + std::to_string(state_->node_free(node)) +
+             (state_->node_cordoned(node) ? " cordoned" : "") + "\n";
     }
     for (const auto& [id, j] : jobs_) {
       const JobId slot = slot_of(j.id);

@@ -215,6 +215,69 @@ TEST_F(ControllerStateTest, TheStateGrowsWithoutLosingAJob) {
   EXPECT_EQ(want.find("invariants"), std::string::npos) << want.substr(0, 200);
 }
 
+// A drain cordons the node in the state: the job on it runs on, the GPUs it frees stay out of
+// every placement (a pending job of the same size waits), and a resume gives them back.
+TEST_F(ControllerStateTest, ADrainedNodeKeepsItsJobAndGivesNothingBackUntilResumed) {
+  ScriptedExecutor ex;
+  auto c = make(ex);
+  for (size_t n : {1u, 2u}) {
+    ASSERT_TRUE(c->set_drained("admin", cluster_.nodes[n].name, true).is_ok());
+  }
+  const JobId first = submit(*c, 4);
+  settle(*c);
+  ASSERT_TRUE(c->set_drained("admin", cluster_.nodes[0].name, true).is_ok());
+  const JobId second = submit(*c, 4);
+  settle(*c);
+  std::string digest = c->state_digest();
+  EXPECT_NE(digest.find("node 0 free 0 cordoned\n"), std::string::npos) << digest;
+  EXPECT_NE(digest.find("job 1 running gpus 0 1 2 3 "), std::string::npos) << digest;
+  EXPECT_EQ(c->nodes()[0].gpu_jobs, (std::vector<uint32_t>{1, 1, 1, 1}));
+  (void)ex.end(first, ExitKind::kCompleted, 0);
+  settle(*c);
+  digest = c->state_digest();
+  EXPECT_NE(digest.find("node 0 free 0 cordoned\n"), std::string::npos) << digest;
+  EXPECT_NE(digest.find("job 2 pending gpus work"), std::string::npos) << digest;
+  EXPECT_EQ(c->job(second)->reason, "no fit: needs 4 GPUs on one undrained node; the most free now is 0");
+  const NodeView node0 = c->nodes()[0];
+  EXPECT_EQ(node0.gpu_jobs, (std::vector<uint32_t>{0, 0, 0, 0}));
+  EXPECT_EQ(node0.free_gpus, 4u);  // unheld, though drained
+  ASSERT_TRUE(c->set_drained("admin", cluster_.nodes[0].name, false).is_ok());
+  settle(*c);
+  digest = c->state_digest();
+  EXPECT_NE(digest.find("job 2 running gpus 0 1 2 3 "), std::string::npos) << digest;
+  EXPECT_NE(digest.find("node 0 free 0\n"), std::string::npos) << digest;
+  EXPECT_NE(digest.find("node 1 free 0 cordoned\n"), std::string::npos) << digest;
+  EXPECT_EQ(digest.find("invariants"), std::string::npos) << digest;
+}
+
+// A round writes one reason text per (GPU count, type) and reuses it for every pending job of that
+// shape; the next round writes them again from the GPUs free then. fifo: strict order.
+TEST_F(ControllerStateTest, PendingReasonsFollowEachJobsShapeRoundAfterRound) {
+  ScriptedExecutor ex;
+  auto c = make(ex);
+  const JobId busy = submit(*c, 4);
+  submit(*c, 4);
+  submit(*c, 4);
+  settle(*c);
+  const JobId two = submit(*c, 2);
+  const JobId four = submit(*c, 4);
+  SubmitRequest r;
+  r.command = {"true"};
+  r.gpus = 2;
+  r.gpu_type = "H100";
+  const JobId typed = c->submit("alice", r)->id;
+  settle(*c);
+  EXPECT_EQ(c->job(two)->reason, "no fit: needs 2 GPUs on one undrained node; the most free now is 0");
+  EXPECT_EQ(c->job(four)->reason, "no fit: needs 4 GPUs on one undrained node; the most free now is 0");
+  EXPECT_EQ(c->job(typed)->reason,
+            "no fit: needs 2 GPUs on one undrained node of type H100; the most free now is 0");
+  (void)ex.end(busy, ExitKind::kCompleted, 0);
+  settle(*c);  // `two` takes half the freed node; `four` blocks the queue
+  EXPECT_EQ(c->job(two)->state, JobState::kRunning);
+  EXPECT_EQ(c->job(four)->reason, "no fit: needs 4 GPUs on one undrained node; the most free now is 2");
+  EXPECT_EQ(c->job(typed)->reason, "waiting: the fifo policy starts other jobs first");
+}
+
 TEST_F(ControllerStateTest, ListPagesJobsInMemoryAndEndedOnesFromTheStoreById) {
   ScriptedExecutor ex;
   auto c = make(ex);
@@ -305,7 +368,7 @@ TEST_F(ControllerStateTest, RestartPlacesOnlyLiveJobsWhenAStaleRowSharesTheirGpu
   EXPECT_EQ(c->job(JobId(1))->state, JobState::kFailed);
   EXPECT_EQ(c->job(JobId(2))->state, JobState::kRunning);
   const std::string digest = c->state_digest();
-  EXPECT_NE(digest.find("node 0 free 0 "), std::string::npos) << digest;
+  EXPECT_NE(digest.find("node 0 free 0\n"), std::string::npos) << digest;
   EXPECT_NE(digest.find("job 2 running gpus 0 1 2 3 "), std::string::npos) << digest;
   EXPECT_EQ(digest.find("invariants"), std::string::npos) << digest;
 }
