@@ -327,3 +327,76 @@ TEST(BoreasVictimSearchProperty, ProofsAndMemoPlanAsTheFullSearch) {
 
 }  // namespace
 }  // namespace boreas
+
+namespace boreas {
+namespace {
+
+// Hand-checked: a start between two reclaims of the same gang in one round lets the second one
+// find victims, so a failed reclaim is not remembered across a start. Two nodes of 4 GPUs; queue
+// b (guaranteed 2) runs b2 covered and b3, b4 borrowed, 3 GPUs in all, so reclaim may take only
+// one of b3 and b4 (a second would take b below its guarantee). The gang g (queue a, 4 GPUs,
+// owed) needs b3's and b4's node whole: its reclaim in the guarantee pass fails. Then j (queue b,
+// high class, 1 GPU) starts on the other node's free GPU: b holds 4 GPUs, both borrowers may go,
+// and g, tried again in the next pass, evicts b3 and b4 and starts on their node.
+TEST(BoreasVictimSearch, AStartBetweenTwoReclaimsLetsTheSecondFindVictims) {
+  const Cluster cluster = testing::uniform_cluster(1, 2, 4);
+  auto tree = config::load_queues_string(
+      "priority_classes:\n"
+      "  - {name: high, value: 10}\n"
+      "  - {name: low, value: 1}\n"
+      "queues:\n"
+      "  - {name: a, quotas: [{gpu: '*', guaranteed: 4}]}\n"
+      "  - {name: b, quotas: [{gpu: '*', guaranteed: 2}]}\n"
+      "  - {name: f, quotas: [{gpu: '*', guaranteed: 2}]}\n",
+      "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  testing::JobListBuilder jobs;
+  jobs.add(0, 2, 1000, "f").add(0, 2, 1000, "f");                        // z0, z1: fillers
+  jobs.add(0, 1, 1000, "b").add(0, 1, 1000, "b").add(0, 1, 1000, "b").add(0, 1, 1000, "b");  // b1..b4
+  jobs.add(10, 4, 1000, "a").add(10, 1, 1000, "b");                      // g, j
+  for (JobSpec& spec : jobs.jobs()) {
+    spec.priority_class = jobs.symbols().intern(spec.id.value() == 7 ? "high" : "low");
+  }
+  const JobId z0(0), z1(1), b1(2), b3(4), b4(5), g(6), j(7);
+  policy::TenancyOptions options;
+  options.queues = std::make_shared<QueueTree>(*tree);
+  policy::BoreasScheduler scheduler(options, policy::make_consolidated_placement());
+  state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
+  const Time t0 = Time::zero(), t1 = Time::from_seconds(10);
+  for (uint32_t i = 0; i < 6; ++i) {
+    ASSERT_TRUE(s.submit(JobId(i), t0).is_ok());
+  }
+  const std::vector<GpuId> z0_gpus{GpuId(2), GpuId(3)}, z1_gpus{GpuId(6), GpuId(7)};
+  ASSERT_TRUE(s.start(z0, z0_gpus, t0).is_ok());
+  ASSERT_TRUE(s.start(z1, z1_gpus, t0).is_ok());
+  const policy::Plan first = scheduler.schedule(state::ClusterView(s, t0));
+  ASSERT_EQ(first.starts.size(), 4u);  // b1, b2 inside b's guarantee; b3, b4 borrowed
+  for (const policy::Start& st : first.starts) {
+    ASSERT_TRUE(s.start(st.job, st.gpus, t0).is_ok());
+  }
+  // b1, b2 share a node (best fit), b3, b4 the other; the filler beside b3 and b4 ends, and b1.
+  const NodeId borrowed_node = s.node_of(s.record(b3).gpus.front());
+  ASSERT_EQ(s.node_of(s.record(b4).gpus.front()), borrowed_node);
+  ASSERT_TRUE(s.finish(s.node_of(GpuId(2)) == borrowed_node ? z0 : z1, t1).is_ok());
+  ASSERT_TRUE(s.finish(b1, t1).is_ok());
+  ASSERT_TRUE(s.submit(g, t1).is_ok());
+  ASSERT_TRUE(s.submit(j, t1).is_ok());
+
+  const policy::Plan plan = scheduler.schedule(state::ClusterView(s, t1));
+  std::vector<JobId> preempted = plan.preemptions;
+  std::sort(preempted.begin(), preempted.end());
+  EXPECT_EQ(preempted, (std::vector<JobId>{b3, b4}));
+  ASSERT_EQ(plan.starts.size(), 2u);
+  EXPECT_EQ(plan.starts[0].job, j);
+  EXPECT_EQ(plan.starts[1].job, g);
+  std::vector<GpuId> expected;
+  for (uint32_t i = 0; i < 4; ++i) {
+    expected.push_back(GpuId(4 * borrowed_node.value() + i));
+  }
+  std::vector<GpuId> got = plan.starts[1].gpus;
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+}
+
+}  // namespace
+}  // namespace boreas
