@@ -109,6 +109,7 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
 }
 
 void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus, const Demand& d) {
+  r.generation += 1;
   JobInfo& in = jobs_[job.value()];
   const uint32_t q = static_cast<uint32_t>(in.queue);
   const bool covered = r.admitted == Borrow::kCovered;
@@ -129,6 +130,7 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
 }
 
 void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
+  r.generation += 1;
   const Demand& d = held_demand(victim, r.view);
   if (sign > 0) {
     uncount(victim);
@@ -190,8 +192,30 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
 // own queue would leave the evicted job owed the same guarantee. A job beyond the guarantee may
 // evict lower classes of its own queue (they are then beyond it too, so nothing owed is lost).
 bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
+  if (guaranteed_pass && reclaim_failed_before(r, job)) {
+    return false;  // the same search, on the same candidates, failed earlier this round
+  }
   return try_evict(r, job, guaranteed_pass ? borrower_victims(r, job) : own_queue_victims(r, job),
                    guaranteed_pass);
+}
+
+BoreasScheduler::FailedReclaim BoreasScheduler::reclaim_key(const JobSpec& spec, uint32_t queue, uint64_t generation) {
+  return {queue, spec.gpus, spec.gpu_types.index(), spec.preemptible, generation};
+}
+
+bool BoreasScheduler::reclaim_failed_before(const Round& r, JobId job) const {
+  const FailedReclaim key =
+      reclaim_key(r.view.spec(job), static_cast<uint32_t>(jobs_[job.value()].queue), r.generation);
+  return std::any_of(r.failed_reclaims.begin(), r.failed_reclaims.end(), [&](const FailedReclaim& f) {
+    return f.queue == key.queue && f.gpus == key.gpus && f.gpu_types == key.gpu_types &&
+           f.preemptible == key.preemptible && f.generation == key.generation;
+  });
+}
+
+void BoreasScheduler::remember_failed_reclaim(Round& r, JobId job) {
+  std::erase_if(r.failed_reclaims, [&](const FailedReclaim& f) { return f.generation != r.generation; });
+  r.failed_reclaims.push_back(
+      reclaim_key(r.view.spec(job), static_cast<uint32_t>(jobs_[job.value()].queue), r.generation));
 }
 
 bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, bool guaranteed_pass) {
@@ -229,8 +253,12 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
     const uint64_t guaranteed = book_->guaranteed(static_cast<uint32_t>(q), d.front().type);
     return used + (q == mine ? need : 0) + smallest > taken + guaranteed;
   };
-  auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch, may_add);
+  auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch, may_add,
+                           monotone_placement_);
   if (!ev) {
+    if (guaranteed_pass && monotone_placement_) {
+      remember_failed_reclaim(r, job);
+    }
     return false;
   }
   for (JobId v : ev->victims) {

@@ -15,7 +15,10 @@ constexpr int kGuaranteeRepeats = 4;  // bounds a round; one repeat sufficed on 
 
 
 BoreasScheduler::BoreasScheduler(TenancyOptions options, std::unique_ptr<Placement> placement)
-    : options_(std::move(options)), placement_(std::move(placement)), guard_(options_.preemption) {}
+    : options_(std::move(options)),
+      placement_(std::move(placement)),
+      monotone_placement_(placement_is_monotone(placement_->name())),
+      guard_(options_.preemption) {}
 
 BoreasScheduler::~BoreasScheduler() = default;
 
@@ -216,7 +219,7 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0, {}, 0};
   RoundFree free = round_free(view);
   r.free_by_type = std::move(free.by_type);
   r.largest_block = free.largest_block;

@@ -88,6 +88,19 @@ class BoreasScheduler final : public Scheduler {
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
   enum class Borrow { kNo, kReclaimable, kPinned, kCovered };
+  // A reclaim (a guaranteed gang's search among other queues' borrowers) that found no victims:
+  // the same search fails again while the round's generation stands, since its candidates, their
+  // order and the free GPUs are the same, and a monotone placement reads only these of the gang.
+  struct FailedReclaim {
+    uint32_t queue = 0;
+    uint32_t gpus = 0;
+    uint32_t gpu_types = 0;  // the Symbol's index
+    bool preemptible = true;
+    uint64_t generation = 0;
+  };
+  static FailedReclaim reclaim_key(const JobSpec& spec, uint32_t queue, uint64_t generation);
+  bool reclaim_failed_before(const Round& round, JobId job) const;
+  void remember_failed_reclaim(Round& round, JobId job);
 
   void init(const state::ClusterView& view);
   JobInfo& info(JobId job, const state::ClusterView& view);
@@ -148,6 +161,7 @@ class BoreasScheduler final : public Scheduler {
 
   TenancyOptions options_;
   std::unique_ptr<Placement> placement_;
+  bool monotone_placement_ = false;  // placement_is_monotone: reclaim searches may be proved and memoized
   PreemptionGuard guard_;
   TypeFilter types_;
   std::unique_ptr<QuotaBook> book_;

@@ -29,6 +29,9 @@ struct BoreasScheduler::Round {
   std::vector<JobId> uncovering;                     // the running jobs that give it their cover
   uint32_t victims_left = 0;
   uint32_t largest_block = 0;  // most free GPUs on one node at the round's start
+  // Reclaim searches that failed, kept while nothing they read changed (boreas_admit.cpp).
+  std::vector<FailedReclaim> failed_reclaims;
+  uint64_t generation = 0;  // bumped by every start, eviction and uncover this round
 };
 
 inline bool same_demand(const Demand& a, const Demand& b) {

@@ -53,6 +53,18 @@ bool fits_without(const JobSpec& job, const std::vector<JobId>& victims, Placeme
   return ok;
 }
 
+// Whether the gang fits with every candidate released. When it does not, the scratch is left with
+// the candidates' nodes touched in the order `single` would have touched them walking every
+// candidate; when it does, the nodes touched here are forgotten, as `single` may stop early.
+bool fits_with_all_released(const JobSpec& job, const std::vector<JobId>& candidates, Placement& p, Scratch& s) {
+  const size_t mark = s.touched_nodes().size();
+  const bool fits = fits_without(job, candidates, p, s);
+  if (fits) {
+    s.forget_touched_since(mark);
+  }
+  return fits;
+}
+
 std::optional<std::vector<JobId>> single(const JobSpec& job, const std::vector<JobId>& by_loss, Placement& p,
                                          Scratch& s, const VictimFilter& may_add) {
   for (JobId c : by_loss) {
@@ -63,11 +75,30 @@ std::optional<std::vector<JobId>> single(const JobSpec& job, const std::vector<J
   return std::nullopt;
 }
 
+// The victims `greedy` would have chosen when no prefix of them lets the gang fit: every
+// candidate it may add, in its order, up to `max_victims`.
+std::vector<JobId> all_greedy_adds(const std::vector<JobId>& cands, uint32_t max_victims, const VictimFilter& may_add) {
+  std::vector<JobId> chosen;
+  for (JobId c : cands) {
+    if (chosen.size() >= max_victims) {
+      break;
+    }
+    if (may_add(chosen, c)) {
+      chosen.push_back(c);
+    }
+  }
+  return chosen;
+}
+
 std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> cands, uint32_t max_victims,
-                                         Placement& p, Scratch& s, const VictimFilter& may_add) {
+                                         Placement& p, Scratch& s, const VictimFilter& may_add, bool monotone) {
   const auto& v = s.view();
   std::stable_sort(cands.begin(), cands.end(),
                    [&](JobId a, JobId b) { return v.spec(a).gpus > v.spec(b).gpus; });
+  // With a monotone placement each set tried is a prefix of this one: if it is too little, all are.
+  if (monotone && !fits_without(job, all_greedy_adds(cands, max_victims, may_add), p, s)) {
+    return std::nullopt;
+  }
   std::vector<JobId> chosen;
   for (JobId c : cands) {
     if (chosen.size() >= max_victims) {
@@ -96,8 +127,14 @@ std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> 
 
 }  // namespace
 
+bool placement_is_monotone(std::string_view name) {
+  return name == "count" || name == "first-fit" || name == "pack" || name == "consolidated";
+}
+
 std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
-                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add) {
+                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add,
+                                       bool monotone) {
+  std::erase_if(candidates, [&](JobId c) { return !may_add({}, c); });
   if (candidates.empty() || max_victims == 0) {
     return std::nullopt;
   }
@@ -107,9 +144,12 @@ std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> ca
     const uint32_t pa = v.record(a).preemptions, pb = v.record(b).preemptions;
     return pa != pb ? pa < pb : lost_work(a, v) * v.spec(a).gpus < lost_work(b, v) * v.spec(b).gpus;
   });
+  if (monotone && !fits_with_all_released(job, candidates, placement, scratch)) {
+    return std::nullopt;
+  }
   auto victims = single(job, candidates, placement, scratch, may_add);
   if (!victims) {
-    victims = greedy(job, candidates, max_victims, placement, scratch, may_add);
+    victims = greedy(job, candidates, max_victims, placement, scratch, may_add, monotone);
   }
   if (!victims) {
     return std::nullopt;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -60,9 +61,19 @@ struct Eviction {
   std::vector<GpuId> gpus;
 };
 // `may_add(chosen, c)`: whether c may join the victims already chosen (e.g. its queue would stay
-// above its guarantee); a single victim is checked with `chosen` empty.
+// above its guarantee); a single victim is checked with `chosen` empty. It may only grow stricter
+// as victims are chosen (may_add(chosen, c) implies may_add({}, c)), so candidates it refuses
+// alone are dropped before the search.
 using VictimFilter = std::function<bool(const std::vector<JobId>& chosen, JobId candidate)>;
+// With `monotone` (the placement never fails where it succeeded with fewer GPUs free:
+// placement_is_monotone), a gang that does not fit with every candidate released fits with no
+// subset of them either, so the search ends after that one placement.
 std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
-                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add);
+                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add,
+                                       bool monotone = false);
+
+// Whether the named placement is monotone: a gang it places on some free GPUs it also places when
+// more are free (count, first-fit, pack, consolidated; `MonotonePlacementProperty` checks them).
+bool placement_is_monotone(std::string_view name);
 
 }  // namespace boreas::policy

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <utility>
 
@@ -59,6 +60,11 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
   } else if (where_[j] == Where::kPending && own < pending_.size()) {
     pending_[own].erase(job);
     pending_gpus_[own] -= gpus;
+    auto bucket = pending_by_size_[own].find(gpus);
+    bucket->second.erase(job);
+    if (bucket->second.empty()) {
+      pending_by_size_[own].erase(bucket);
+    }
   }
   const JobState now = state.record(job).state;
   const bool waits = now == JobState::kPending || now == JobState::kPreempted;  // both are in pending()
@@ -68,6 +74,7 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
   } else if (where_[j] == Where::kPending && own < pending_.size()) {
     pending_[own].insert(job);
     pending_gpus_[own] += gpus;
+    pending_by_size_[own][gpus].insert(job);
   }
 }
 
@@ -77,6 +84,7 @@ void QuotaAudit::sync(const state::ClusterState& state) {
     used_.assign(guaranteed_.size(), 0);
     pending_.assign(guaranteed_.size(), {});
     pending_gpus_.assign(guaranteed_.size(), 0);
+    pending_by_size_.assign(guaranteed_.size(), {});
     where_.assign(state.job_count(), Where::kNone);
     for (JobId j : state.running()) {
       move(j, state);
@@ -133,11 +141,44 @@ void QuotaAudit::prepare(const std::vector<uint64_t>& used) {
   }
 }
 
+// A root without children is on no other gang's path and has only its own gangs on its own: in
+// arrival order, a gang is owed when it fits the guarantee left. Gangs that fit are taken one after
+// the other; past one that does not, the next that fits is the earliest, after it, among the sizes
+// that fit (one look per size), so the gangs that do not fit are not walked.
+uint64_t QuotaAudit::owed_alone(uint32_t q, const state::ClusterState& state) {
+  uint64_t left = guaranteed_[q] - std::min(guaranteed_[q], used_[q]);
+  if (pending_gpus_[q] <= left) {
+    return pending_gpus_[q];  // all of them fit together: all owed, in any order
+  }
+  uint64_t owed = 0;
+  for (auto it = pending_[q].begin(); it != pending_[q].end();) {
+    const uint32_t gpus = state.spec(*it).gpus;
+    if (gpus <= left) {
+      owed += gpus;
+      left -= gpus;
+      ++it;
+      continue;
+    }
+    std::optional<JobId> next;
+    for (const auto& [size, jobs] : pending_by_size_[q]) {
+      if (size > left) {
+        break;
+      }
+      const auto first = jobs.upper_bound(*it);
+      next = first != jobs.end() && (!next || *first < *next) ? std::optional(*first) : next;
+    }
+    if (!next) {
+      break;
+    }
+    it = pending_[q].find(*next);
+  }
+  return owed;
+}
+
 // Only gangs whose own queue still has unused guarantee (used + wanted < G) can fit, and wanted
 // only grows, so the walk merges just those queues' pending gangs in arrival order and drops a
 // queue once it is full: the same gangs, in the same order, as a walk over the whole pending set.
-// A root without children is on no other gang's path, so when all its pending gangs fit its
-// unused guarantee together they are all owed, in any order: counted without a walk.
+// Roots without children are counted apart (owed_alone).
 uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   const std::vector<uint64_t>& used = used_;
   const std::vector<std::set<JobId>>& pending = pending_;
@@ -147,9 +188,10 @@ uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
   uint64_t total = 0;
   for (uint32_t q = 0; q < guaranteed_.size(); ++q) {
-    if (alone_[q] && used[q] + pending_gpus_[q] <= guaranteed_[q]) {
-      wanted_[q] += pending_gpus_[q];
-      total += pending_gpus_[q];
+    if (alone_[q]) {
+      const uint64_t owed = owed_alone(q, state);
+      wanted_[q] += owed;
+      total += owed;
     } else if (open(q) && !pending[q].empty()) {
       heads.emplace(pending[q].begin()->value(), q);
     }

@@ -7,9 +7,11 @@
 // Incremental: usage per queue and each queue's pending gangs are kept in step with the state's
 // journal (a job moves when its lifecycle state changes), so one observe costs the journal entries
 // since the last call plus the pending gangs of the queues that still have unused guarantee; a
-// root queue without children whose pending gangs all fit its unused guarantee is not walked.
+// root queue without children is counted on its own, skipping the gangs too large for its unused
+// guarantee through its pending gangs by size.
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -42,6 +44,7 @@ class QuotaAudit {
   void prepare(const std::vector<uint64_t>& used);
   uint64_t take_if_owed(uint32_t own, uint32_t gpus, const std::vector<uint64_t>& used);
   uint64_t shortfall(const state::ClusterState& state);
+  uint64_t owed_alone(uint32_t q, const state::ClusterState& state);
   uint32_t queue_of(JobId job, const state::ClusterState& state);
   template <typename Fn>
   void up(uint32_t q, Fn&& fn) const;
@@ -55,6 +58,8 @@ class QuotaAudit {
   std::vector<uint64_t> used_;
   std::vector<std::set<JobId>> pending_;
   std::vector<uint64_t> pending_gpus_;  // by own queue: Σ GPUs of its pending gangs
+  // by own queue: its pending gangs by size (gang GPUs -> jobs in arrival order)
+  std::vector<std::map<uint32_t, std::set<JobId>>> pending_by_size_;
   std::vector<uint8_t> alone_;          // by queue: a root without children
   std::vector<Where> where_;
   size_t journal_pos_ = 0;

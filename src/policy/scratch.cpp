@@ -1,5 +1,6 @@
 #include "policy/scratch.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace boreas::policy {
@@ -33,6 +34,15 @@ void Scratch::change(GpuId gpu, bool now_free) {
   }
   rack_delta_[view_.cluster().nodes[node.value()].rack.value()] += step;
   free_ = static_cast<uint32_t>(static_cast<int32_t>(free_) + step);
+}
+
+void Scratch::forget_touched_since(size_t mark) {
+  for (size_t i = mark; i < touched_.size(); ++i) {
+    const auto it = node_delta_.find(touched_[i].value());
+    assert(it != node_delta_.end() && it->second == 0 && "forgetting a node whose free count changed");
+    node_delta_.erase(it);
+  }
+  touched_.resize(std::min(mark, touched_.size()));
 }
 
 void Scratch::claim(std::span<const GpuId> gpus) {

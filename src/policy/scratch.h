@@ -23,6 +23,10 @@ class Scratch {
   // Nodes whose free count differs from the state's, in first-touch order.
   std::span<const NodeId> touched_nodes() const { return touched_; }
 
+  // Forgets that the nodes touched after the first `mark` were touched; each must be back at the
+  // state's free count (GPUs released and claimed again), as if never touched.
+  void forget_touched_since(size_t mark);
+
   void claim(std::span<const GpuId> gpus);
   void release(std::span<const GpuId> gpus);
   // Appends up to `count` free GPUs of `node` to `out`, lowest index first; returns how many.
