@@ -1,6 +1,7 @@
 #include "policy/placement_hetero.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <unordered_map>
 #include <utility>
@@ -180,7 +181,7 @@ class HeteroPlacement final : public Placement {
     for (LpGroup& row : rows_) {
       row.gpus = 0;
     }
-    auto count = [&](JobId j) { rows_[group_of(view.spec(j), view)].gpus += view.spec(j).gpus; };
+    auto count = [&](JobId j) { rows_[cached_group(j, view)].gpus += view.spec(j).gpus; };
     for (JobId j : view.running()) {
       count(j);
     }
@@ -193,6 +194,23 @@ class HeteroPlacement final : public Placement {
     x_ = x.is_ok() ? std::move(*x) : std::vector<std::vector<double>>(rows_.size(), std::vector<double>(capacity_.size(), 1));
     solved_at_ = view.now();
     solved_ = true;
+  }
+
+  // group_of by job id: a job's class and allowed types never change (within one state: serve
+  // rebuilds its state, and the ids with it, every round).
+  size_t cached_group(JobId job, const state::ClusterView& view) {
+    if (view.state().instance() != state_instance_) {
+      state_instance_ = view.state().instance();
+      group_by_job_.clear();
+    }
+    if (group_by_job_.size() <= job.value()) {
+      group_by_job_.resize(view.job_count(), kNoGroup);
+    }
+    size_t& g = group_by_job_[job.value()];
+    if (g == kNoGroup) {
+      g = group_of(view.spec(job), view);
+    }
+    return g;
   }
 
   // Favoured types by share, then (once the job has waited max_wait, or when nothing runs that
@@ -229,6 +247,9 @@ class HeteroPlacement final : public Placement {
   std::map<std::pair<size_t, uint32_t>, size_t> groups_;     // (class, gpu_types symbol) -> row
   std::vector<LpGroup> rows_;
   std::vector<std::vector<double>> x_;
+  static constexpr size_t kNoGroup = SIZE_MAX;
+  std::vector<size_t> group_by_job_;  // kNoGroup until the job is first counted
+  uint64_t state_instance_ = 0;       // the state group_by_job_ belongs to
   Time solved_at_ = Time::never();
   bool solved_ = false;
 };
