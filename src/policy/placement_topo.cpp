@@ -89,6 +89,7 @@ class TopoPlacement final : public Placement {
   }
 
   std::optional<Candidate> best_candidate(const JobSpec& job, const Scratch& s) {
+    read_usable_free(job, s);
     std::optional<Candidate> best;
     auto consider = [&](std::span<const NodeId> nodes, Level level) {
       std::optional<Candidate> c = fill(job, s, nodes, level);
@@ -108,6 +109,18 @@ class TopoPlacement final : public Placement {
       consider(all_nodes(s.view().cluster()), Level::kAnywhere);
     }
     return best;
+  }
+
+  // Each node's free GPUs the job may use (0 when its type is not allowed), read once per gang:
+  // the domains overlap (a node sits in a leaf, a spine and the whole cluster).
+  void read_usable_free(const JobSpec& job, const Scratch& s) {
+    const auto& view = s.view();
+    const auto& nodes = view.cluster().nodes;
+    usable_free_.resize(nodes.size());
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+      const uint32_t f = s.node_free(NodeId(i));
+      usable_free_[i] = f > 0 && types_.allows(job, nodes[i], view) ? f : 0;
+    }
   }
 
   std::span<const NodeId> all_nodes(const Cluster& c) {
@@ -131,8 +144,8 @@ class TopoPlacement final : public Placement {
     scratch_nodes_.clear();
     uint32_t free = 0;
     for (NodeId n : domain) {
-      const uint32_t f = s.node_free(n);
-      if (f > 0 && types_.allows(job, view.cluster().nodes[n.value()], view)) {
+      const uint32_t f = usable_free_[n.value()];
+      if (f > 0) {
         scratch_nodes_.push_back({n, f});
         free += f;
       }
@@ -210,6 +223,7 @@ class TopoPlacement final : public Placement {
   std::vector<NodeId> all_;
   std::vector<models::NodeGpus> scratch_nodes_;  // a domain's allowed nodes with free GPUs: (node, free)
   std::vector<models::NodeGpus> shape_;          // the shape fill() rates
+  std::vector<uint32_t> usable_free_;            // by node, for the gang being placed
   uint32_t node_gpus_ = 1, leaf_nodes_ = 1;
 };
 
