@@ -2,6 +2,9 @@
 // one FAST node (4 GPUs, 400 TFLOPS) and one SLOW node (4 GPUs, 100 TFLOPS), same memory bandwidth.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "placement_fixture.h"
 #include "policy/placement_hetero.h"
 #include "policy/placement_hetero_lp.h"
@@ -35,6 +38,72 @@ TEST(HeteroLp, MaxMinSplitsWhenBothPreferTheFastType) {
   const double a = 1.6 * (*x)[0][0] + 0.4 * (*x)[0][1];
   const double b = (4.0 / 3) * (*x)[1][0] + (2.0 / 3) * (*x)[1][1];
   EXPECT_NEAR(std::min(a, b), 1.0, 1e-6);
+}
+
+// The placement skips the LP for a group with one usable type (allowed, with capacity) while every
+// group has one: that type is then favoured (its share > 0 and the largest of the group's). Over
+// random LPs — 1–6 groups, 1–4 types, some without capacity, GPUs that over- and under-fill
+// them — every such group gets a positive share of its type and 0 elsewhere.
+TEST(HeteroLpProperty, OneUsableTypeGetsAPositiveShareWhileEveryGroupHasOne) {
+  std::mt19937 rng(7);
+  uint32_t checked = 0;
+  for (int lp = 0; lp < 300; ++lp) {
+    const size_t types = 1 + rng() % 4;
+    std::vector<double> capacity(types);
+    for (double& c : capacity) {
+      c = rng() % 3 == 0 ? 0 : static_cast<double>(8 * (1 + rng() % 16));
+    }
+    capacity[rng() % types] = 8;  // at least one type has GPUs
+    std::vector<policy::LpGroup> groups(1 + rng() % 6);
+    for (policy::LpGroup& g : groups) {
+      g.rate.assign(types, 0);
+      for (size_t t = 0; t < types; ++t) {
+        g.rate[t] = rng() % 2 == 0 ? 0 : 0.5 + static_cast<double>(rng() % 100) / 10;
+      }
+      std::vector<size_t> with_capacity;
+      for (size_t t = 0; t < types; ++t) {
+        if (capacity[t] > 0) {
+          with_capacity.push_back(t);
+        }
+      }
+      g.rate[with_capacity[rng() % with_capacity.size()]] = 1 + static_cast<double>(rng() % 50) / 10;
+      g.gpus = static_cast<double>(rng() % 4 == 0 ? 0 : 1 + rng() % 400);
+    }
+    auto x = policy::max_min_allocation(groups, capacity);
+    ASSERT_TRUE(x.is_ok()) << "lp " << lp;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      std::vector<size_t> usable;
+      for (size_t t = 0; t < types; ++t) {
+        if (groups[g].rate[t] > 0 && capacity[t] > 0) {
+          usable.push_back(t);
+        }
+      }
+      if (usable.size() != 1) {
+        continue;
+      }
+      const std::vector<double>& share = (*x)[g];
+      EXPECT_GT(share[usable[0]], 0) << "lp " << lp << " group " << g;
+      EXPECT_EQ(*std::max_element(share.begin(), share.end()), share[usable[0]]) << "lp " << lp << " group " << g;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200u);  // the random LPs held many one-type groups
+}
+
+// Why the placement still solves the LP while some group has no usable type: that group holds the
+// least normalised throughput at 0, and only the tie-break (10⁻³ × the mean) is left to maximise,
+// which spends the capacity where it buys most share per GPU. One type with 8 GPUs; A asks for
+// 1,000 of it, B for 8, C only for a type with none. With C: B gets all 8 GPUs (x = 1) and A
+// nothing — A's one type is not favoured. Without C: z = min(xA, xB) > 0 gives A a share.
+TEST(HeteroLp, AGroupWithNoUsableTypeCanLeaveAOneTypeGroupWithoutAShare) {
+  const policy::LpGroup a{{1, 0}, 1000}, b{{1, 0}, 8}, c{{0, 1}, 4};
+  auto with_c = policy::max_min_allocation({a, b, c}, {8, 0});
+  ASSERT_TRUE(with_c.is_ok());
+  EXPECT_NEAR((*with_c)[0][0], 0, 1e-9);
+  EXPECT_NEAR((*with_c)[1][0], 1, 1e-9);
+  auto without_c = policy::max_min_allocation({a, b}, {8, 0});
+  ASSERT_TRUE(without_c.is_ok());
+  EXPECT_GT((*without_c)[0][0], 1e-3);
 }
 
 Cluster two_type_cluster() {

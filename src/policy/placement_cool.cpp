@@ -29,15 +29,15 @@ class PowerEstimate {
  public:
   void build(const Scratch& s, const CoolOptions& o) {
     const Cluster& c = s.view().cluster();
+    read_nodes(s.view(), o);
     rack_w_.assign(c.racks.size(), 0);
     zone_w_.assign(c.zones.size(), 0);
     for (uint32_t i = 0; i < c.nodes.size(); ++i) {
       const Node& n = c.nodes[i];
-      double w = models::node_static_w(n, o.power);
+      double w = static_w_[i];
       if (n.gpu_type) {
-        const GpuType& t = c.catalog.at(*n.gpu_type);
         const uint32_t busy = n.gpu_count - s.node_free(NodeId(i));
-        w += n.gpu_count * models::idle_w(t) + busy * delta_w(t, o);
+        w += idle_w_[i] + busy * delta_w_[i];
       }
       rack_w_[n.rack.value()] += w;
       zone_w_[c.racks[n.rack.value()].zone.value()] += w;
@@ -51,7 +51,31 @@ class PowerEstimate {
   double zone_w(ZoneId z) const { return zone_w_[z.value()]; }
 
  private:
+  // Each node's static watts, its GPUs' idle watts and one busy GPU's extra watts: fixed for a
+  // cluster, so computed once per state (serve rebuilds its state every round), not per gang.
+  void read_nodes(const state::ClusterView& view, const CoolOptions& o) {
+    if (view.state().instance() == state_instance_) {
+      return;
+    }
+    state_instance_ = view.state().instance();
+    const Cluster& c = view.cluster();
+    static_w_.assign(c.nodes.size(), 0);
+    idle_w_.assign(c.nodes.size(), 0);
+    delta_w_.assign(c.nodes.size(), 0);
+    for (uint32_t i = 0; i < c.nodes.size(); ++i) {
+      const Node& n = c.nodes[i];
+      static_w_[i] = models::node_static_w(n, o.power);
+      if (n.gpu_type) {
+        const GpuType& t = c.catalog.at(*n.gpu_type);
+        idle_w_[i] = n.gpu_count * models::idle_w(t);
+        delta_w_[i] = delta_w(t, o);
+      }
+    }
+  }
+
   std::vector<double> rack_w_, zone_w_;
+  std::vector<double> static_w_, idle_w_, delta_w_;  // by node
+  uint64_t state_instance_ = 0;  // the state the per-node watts were read for
 };
 
 // How many more busy GPUs of `t` fit under `limit_kw` from `used_w` (limit 0 = unlimited).

@@ -1,6 +1,7 @@
 #include "policy/placement_hetero.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <unordered_map>
 #include <utility>
@@ -83,7 +84,8 @@ class HeteroPlacement final : public Placement {
     const auto& view = s.view();
     prepare(view);
     const size_t g = group_of(job, view);
-    if (view.now() != solved_at_ || !solved_) {
+    count(view);
+    if (needs_lp(g) && (view.now() != solved_at_ || !solved_)) {
       solve(view);
     }
     for (GpuTypeId t : type_order(g, job, view)) {
@@ -96,7 +98,12 @@ class HeteroPlacement final : public Placement {
 
   // The LP's shares for the group of `job` (after a place() in this round), for tests and explain.
   const std::vector<double>& shares(const JobSpec& job, const state::ClusterView& view) {
-    return x_[group_of(job, view)];
+    const size_t g = group_of(job, view);
+    count(view);
+    if (view.now() != solved_at_ || !solved_) {
+      solve(view);
+    }
+    return x_[g];
   }
 
  private:
@@ -155,7 +162,10 @@ class HeteroPlacement final : public Placement {
       }
       fill_unrated(row, types_.allowed(job, view));
       rows_.push_back(std::move(row));
+      only_type_.push_back(single_usable_type(types_.allowed(job, view)));
+      stranded_ = stranded_ || usable_types(types_.allowed(job, view)) == 0;
       solved_ = false;  // a new group: the allocation must include it
+      recount_ = true;
     }
     return it->second;
   }
@@ -175,19 +185,51 @@ class HeteroPlacement final : public Placement {
     }
   }
 
-  // The LP over the running jobs and the first max_jobs pending ones, once per round.
-  void solve(const state::ClusterView& view) {
+  // The GPUs of each group over the running jobs and the first max_jobs pending ones: the LP's
+  // input, counted again at a new instant or once a new group appeared (when the LP was solved
+  // again before it was solved only when needed).
+  void count(const state::ClusterView& view) {
+    if (view.now() == counted_at_ && !recount_) {
+      return;
+    }
     for (LpGroup& row : rows_) {
       row.gpus = 0;
     }
-    auto count = [&](JobId j) { rows_[group_of(view.spec(j), view)].gpus += view.spec(j).gpus; };
+    auto add = [&](JobId j) { rows_[cached_group(j, view)].gpus += view.spec(j).gpus; };
     for (JobId j : view.running()) {
-      count(j);
+      add(j);
     }
     uint32_t taken = 0;
     for (auto it = view.pending().begin(); it != view.pending().end() && taken < o_.max_jobs; ++it, ++taken) {
-      count(*it);
+      add(*it);
     }
+    counted_at_ = view.now();
+    recount_ = false;
+    solved_ = false;
+  }
+
+  // The allowed types the cluster has GPUs of (the LP's usable columns for the group).
+  size_t usable_types(const std::vector<GpuTypeId>& allowed) const {
+    return static_cast<size_t>(
+        std::count_if(allowed.begin(), allowed.end(), [&](GpuTypeId t) { return capacity_[t.value()] > 0; }));
+  }
+  std::optional<GpuTypeId> single_usable_type(const std::vector<GpuTypeId>& allowed) const {
+    if (usable_types(allowed) != 1) {
+      return std::nullopt;
+    }
+    return *std::find_if(allowed.begin(), allowed.end(), [&](GpuTypeId t) { return capacity_[t.value()] > 0; });
+  }
+
+  // Whether the group's type order needs the LP's shares. A group with one usable type is favoured
+  // on it whatever the other groups ask for, as long as every group has a usable type: ε > 0 on
+  // every usable column is feasible, so the optimum's z (the least normalised throughput) is > 0,
+  // and z ≤ normalised rate × x[g][t] gives that type a positive share — the largest of the
+  // group's (its other columns are fixed at 0), so it is favoured at any favoured_share ≤ 1. A
+  // group with no usable type holds z at 0, and then a share may be 0: the LP decides.
+  bool needs_lp(size_t g) const { return !only_type_[g] || stranded_; }
+
+  // The LP over the counted GPUs (count() of this round).
+  void solve(const state::ClusterView& view) {
     auto x = max_min_allocation(rows_, capacity_);
     // Should GLPK fail, every type counts as favoured: the placement degrades to fastest-type-first.
     x_ = x.is_ok() ? std::move(*x) : std::vector<std::vector<double>>(rows_.size(), std::vector<double>(capacity_.size(), 1));
@@ -195,11 +237,31 @@ class HeteroPlacement final : public Placement {
     solved_ = true;
   }
 
+  // group_of by job id: a job's class and allowed types never change (within one state: serve
+  // rebuilds its state, and the ids with it, every round).
+  size_t cached_group(JobId job, const state::ClusterView& view) {
+    if (view.state().instance() != state_instance_) {
+      state_instance_ = view.state().instance();
+      group_by_job_.clear();
+    }
+    if (group_by_job_.size() <= job.value()) {
+      group_by_job_.resize(view.job_count(), kNoGroup);
+    }
+    size_t& g = group_by_job_[job.value()];
+    if (g == kNoGroup) {
+      g = group_of(view.spec(job), view);
+    }
+    return g;
+  }
+
   // Favoured types by share, then (once the job has waited max_wait, or when nothing runs that
   // could free a favoured type) the other allowed types by throughput.
   std::vector<GpuTypeId> type_order(size_t g, const JobSpec& job, const state::ClusterView& view) {
-    const std::vector<double>& share = x_[g];
     const std::vector<double>& rate = rows_[g].rate;
+    if (!needs_lp(g)) {
+      return one_type_order(*only_type_[g], job, view);
+    }
+    const std::vector<double>& share = x_[g];
     const double top = *std::max_element(share.begin(), share.end());
     auto favoured = [&](GpuTypeId t) { return share[t.value()] > 0 && share[t.value()] >= o_.favoured_share * top; };
     const bool waited = may_leave_favoured(job, view);
@@ -221,6 +283,25 @@ class HeteroPlacement final : public Placement {
     return out;
   }
 
+  // type_order() for a group whose one usable type `only` is favoured (needs_lp() is false): that
+  // type, then, once the job may leave it, the other allowed types (no GPUs on this cluster) by
+  // throughput.
+  std::vector<GpuTypeId> one_type_order(GpuTypeId only, const JobSpec& job, const state::ClusterView& view) {
+    std::vector<GpuTypeId> out{only};
+    if (!may_leave_favoured(job, view)) {
+      return out;
+    }
+    const std::vector<double>& rate = rows_[group_of(job, view)].rate;
+    for (GpuTypeId t : types_.allowed(job, view)) {
+      if (t != only && rate[t.value()] > 0) {
+        out.push_back(t);
+      }
+    }
+    std::stable_sort(out.begin() + 1, out.end(),
+                     [&](GpuTypeId a, GpuTypeId b) { return rate[a.value()] > rate[b.value()]; });
+    return out;
+  }
+
   HeteroOptions o_;
   models::ThroughputModel model_;
   std::unique_ptr<models::ThroughputTable> table_;
@@ -229,6 +310,13 @@ class HeteroPlacement final : public Placement {
   std::map<std::pair<size_t, uint32_t>, size_t> groups_;     // (class, gpu_types symbol) -> row
   std::vector<LpGroup> rows_;
   std::vector<std::vector<double>> x_;
+  static constexpr size_t kNoGroup = SIZE_MAX;
+  std::vector<size_t> group_by_job_;  // kNoGroup until the job is first counted
+  uint64_t state_instance_ = 0;       // the state group_by_job_ belongs to
+  std::vector<std::optional<GpuTypeId>> only_type_;  // by group: its one usable type, if one
+  bool stranded_ = false;             // some group has no usable type (the LP's z is then 0)
+  Time counted_at_ = Time::never();   // the instant whose GPUs rows_ holds
+  bool recount_ = true;               // a group appeared since the last count
   Time solved_at_ = Time::never();
   bool solved_ = false;
 };

@@ -24,7 +24,7 @@ namespace {
 enum class Level : uint8_t { kNode, kLeaf, kSpine, kAnywhere };
 
 struct Candidate {
-  std::vector<GpuId> gpus;
+  std::vector<models::NodeGpus> shape;  // GPUs per node; taken from the scratch for the winner only
   double efficiency = 0;
   Level level = Level::kAnywhere;
   uint32_t slack = 0;  // free GPUs the domain keeps: less is a tighter fit
@@ -58,7 +58,10 @@ class TopoPlacement final : public Placement {
     if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view(), best->efficiency))) {
       return std::nullopt;
     }
-    return std::move(best->gpus);
+    for (const models::NodeGpus& ng : best->shape) {
+      s.take_free_on_node(ng.node, ng.gpus, out);
+    }
+    return out;
   }
 
  private:
@@ -86,6 +89,7 @@ class TopoPlacement final : public Placement {
   }
 
   std::optional<Candidate> best_candidate(const JobSpec& job, const Scratch& s) {
+    read_usable_free(job, s);
     std::optional<Candidate> best;
     auto consider = [&](std::span<const NodeId> nodes, Level level) {
       std::optional<Candidate> c = fill(job, s, nodes, level);
@@ -105,6 +109,18 @@ class TopoPlacement final : public Placement {
       consider(all_nodes(s.view().cluster()), Level::kAnywhere);
     }
     return best;
+  }
+
+  // Each node's free GPUs the job may use (0 when its type is not allowed), read once per gang:
+  // the domains overlap (a node sits in a leaf, a spine and the whole cluster).
+  void read_usable_free(const JobSpec& job, const Scratch& s) {
+    const auto& view = s.view();
+    const auto& nodes = view.cluster().nodes;
+    usable_free_.resize(nodes.size());
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+      const uint32_t f = s.node_free(NodeId(i));
+      usable_free_[i] = f > 0 && types_.allows(job, nodes[i], view) ? f : 0;
+    }
   }
 
   std::span<const NodeId> all_nodes(const Cluster& c) {
@@ -128,9 +144,9 @@ class TopoPlacement final : public Placement {
     scratch_nodes_.clear();
     uint32_t free = 0;
     for (NodeId n : domain) {
-      const uint32_t f = s.node_free(n);
-      if (f > 0 && types_.allows(job, view.cluster().nodes[n.value()], view)) {
-        scratch_nodes_.push_back(n);
+      const uint32_t f = usable_free_[n.value()];
+      if (f > 0) {
+        scratch_nodes_.push_back({n, f});
         free += f;
       }
     }
@@ -138,45 +154,39 @@ class TopoPlacement final : public Placement {
       return std::nullopt;
     }
     std::stable_sort(scratch_nodes_.begin(), scratch_nodes_.end(),
-                     [&](NodeId a, NodeId b) { return s.node_free(a) > s.node_free(b); });
-    std::vector<models::NodeGpus> best_shape;
-    double best_efficiency = -1;
-    uint32_t prefix = 0;
-    const auto last = static_cast<uint32_t>(std::min<size_t>(scratch_nodes_.size(), job.gpus));
-    for (uint32_t k = 1; k <= last; ++k) {
-      prefix += s.node_free(scratch_nodes_[k - 1]);
-      if (prefix < job.gpus) {
-        continue;
-      }
-      std::vector<models::NodeGpus> shape = balanced_shape(job.gpus, k, s);
-      const double e = efficiency(view.cluster(), shape, job.gpus);
-      if (e > best_efficiency + 1e-9) {
-        best_efficiency = e;
-        best_shape = std::move(shape);
-      }
-    }
+                     [](const models::NodeGpus& a, const models::NodeGpus& b) { return a.gpus > b.gpus; });
     Candidate c;
     c.level = level;
     c.slack = free - job.gpus;
-    c.efficiency = best_efficiency;
-    for (const models::NodeGpus& ng : best_shape) {
-      s.take_free_on_node(ng.node, ng.gpus, c.gpus);
+    c.efficiency = -1;
+    uint32_t prefix = 0;
+    const auto last = static_cast<uint32_t>(std::min<size_t>(scratch_nodes_.size(), job.gpus));
+    for (uint32_t k = 1; k <= last; ++k) {
+      prefix += scratch_nodes_[k - 1].gpus;
+      if (prefix < job.gpus) {
+        continue;
+      }
+      balanced_shape(job.gpus, k, shape_);
+      const double e = efficiency(view.cluster(), shape_, job.gpus);
+      if (e > c.efficiency + 1e-9) {
+        c.efficiency = e;
+        c.shape = shape_;
+      }
     }
     return c;
   }
 
   // `gpus` on the k fullest of scratch_nodes_ (which together hold them): each at least
   // m = min(free of the k-th, gpus / k), the rest to the fullest nodes first.
-  std::vector<models::NodeGpus> balanced_shape(uint32_t gpus, uint32_t k, const Scratch& s) const {
-    const uint32_t m = std::min(s.node_free(scratch_nodes_[k - 1]), gpus / k);
-    std::vector<models::NodeGpus> shape;
+  void balanced_shape(uint32_t gpus, uint32_t k, std::vector<models::NodeGpus>& shape) const {
+    const uint32_t m = std::min(scratch_nodes_[k - 1].gpus, gpus / k);
+    shape.clear();
     uint32_t rest = gpus - m * k;
     for (uint32_t i = 0; i < k; ++i) {
-      const uint32_t extra = std::min(rest, s.node_free(scratch_nodes_[i]) - m);
+      const uint32_t extra = std::min(rest, scratch_nodes_[i].gpus - m);
       rest -= extra;
-      shape.push_back({scratch_nodes_[i], m + extra});
+      shape.push_back({scratch_nodes_[i].node, m + extra});
     }
-    return shape;
   }
 
   // Placement efficiency against the tightest shape the gang could have on this cluster.
@@ -210,7 +220,10 @@ class TopoPlacement final : public Placement {
   TopoOptions o_;
   DurationEstimator estimator_;
   std::vector<std::vector<NodeId>> leaves_, spines_;
-  std::vector<NodeId> all_, scratch_nodes_;
+  std::vector<NodeId> all_;
+  std::vector<models::NodeGpus> scratch_nodes_;  // a domain's allowed nodes with free GPUs: (node, free)
+  std::vector<models::NodeGpus> shape_;          // the shape fill() rates
+  std::vector<uint32_t> usable_free_;            // by node, for the gang being placed
   uint32_t node_gpus_ = 1, leaf_nodes_ = 1;
 };
 
