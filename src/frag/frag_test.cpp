@@ -116,7 +116,8 @@ TEST(Policies, BoreasPutsACpuPodWhereItStrandsNoGpu) {
   // A CPU-only pod of 4 CPUs. N0: 8 idle GPUs and 32 CPUs (four 8-CPU pods by CPU: 4000 stranded);
   // after the pod 28 CPUs host three: 5000 stranded, score 100·sigmoid(−1) = 26. N1: every GPU
   // taken, nothing to strand: score sigmoid(0) = 50. FGD sees no change on either (both 50) and
-  // picks at random; both Boreas policies always take N1 (boreas: FGD's 50 = 50, then 50 > 26).
+  // leaves it to its tie-break (its node order); both Boreas policies always take N1 (boreas:
+  // FGD's 50 = 50, then 50 > 26).
   const std::vector<Node> nodes = {node(32000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}),
                                    node(32000, {0, 0})};
   const PodShape cpu_pod = pod(4000, 0, 0);
@@ -252,7 +253,8 @@ TEST(Policies, RandomOnlyPicksNodesThatFitAndFailsWhenNoneDoes) {
 
 // Places `count` pods of shape `p` one after another under `policy`, applying each; returns the
 // node each went to.
-std::vector<int> place_all(Policy policy, std::vector<Node> nodes, const PodShape& p, int count, uint64_t seed) {
+std::vector<int> place_all(Policy policy, std::vector<Node> nodes, const PodShape& p, int count,
+                           uint64_t seed) {
   Placer placer(policy, two_class_mix(), seed);
   std::vector<int> where;
   for (int k = 0; k < count; ++k) {
