@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "frag/fragmentation.h"
@@ -115,7 +116,8 @@ TEST(Policies, BoreasPutsACpuPodWhereItStrandsNoGpu) {
   // A CPU-only pod of 4 CPUs. N0: 8 idle GPUs and 32 CPUs (four 8-CPU pods by CPU: 4000 stranded);
   // after the pod 28 CPUs host three: 5000 stranded, score 100·sigmoid(−1) = 26. N1: every GPU
   // taken, nothing to strand: score sigmoid(0) = 50. FGD sees no change on either (both 50) and
-  // picks at random; both Boreas policies always take N1 (boreas: FGD's 50 = 50, then 50 > 26).
+  // leaves it to its tie-break (its node order); both Boreas policies always take N1 (boreas:
+  // FGD's 50 = 50, then 50 > 26).
   const std::vector<Node> nodes = {node(32000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}),
                                    node(32000, {0, 0})};
   const PodShape cpu_pod = pod(4000, 0, 0);
@@ -247,6 +249,61 @@ TEST(Policies, RandomOnlyPicksNodesThatFitAndFailsWhenNoneDoes) {
     EXPECT_EQ(placer.choose(nodes, {0, 0, 0}, p).node, 1);
   }
   EXPECT_EQ(choose(Policy::kRandom, {nodes[0], nodes[2]}, p).node, -1);
+}
+
+// Places `count` pods of shape `p` one after another under `policy`, applying each; returns the
+// node each went to.
+std::vector<int> place_all(Policy policy, std::vector<Node> nodes, const PodShape& p, int count,
+                           uint64_t seed) {
+  Placer placer(policy, two_class_mix(), seed);
+  std::vector<int> where;
+  for (int k = 0; k < count; ++k) {
+    std::vector<double> frag(nodes.size(), 0.0);
+    const Choice c = placer.choose(nodes, frag, p);
+    where.push_back(c.node);
+    if (c.node >= 0) {
+      apply(nodes[static_cast<size_t>(c.node)], p, c.pick);
+    }
+  }
+  return where;
+}
+
+TEST(TieBreak, FgdRepoPoliciesKeepOneSeededNodeOrderForTheWholeRun) {
+  // Four identical nodes of 16 CPUs; CPU-only pods of 4 CPUs score 0 everywhere under Packing, so
+  // every placement is a four-way tie (then three-way once a node is full). The FGD repo's
+  // scheduler gives the tie to the node of lowest rank in one permutation drawn per run: the first
+  // four pods fill one node (4 x 4 CPUs), the next four fill a second one. A fresh coin per pod
+  // would keep the first four together with probability (1/4)^3.
+  const std::vector<Node> nodes(4, node(16000, {1000, 1000}));
+  const PodShape cpu_pod = pod(4000, 0, 0);
+  std::vector<int> first_node;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    const std::vector<int> where = place_all(Policy::kPacking, nodes, cpu_pod, 8, seed);
+    for (int k = 1; k < 4; ++k) {
+      EXPECT_EQ(where[k], where[0]) << "seed " << seed << ", pod " << k;
+      EXPECT_EQ(where[4 + k], where[4]) << "seed " << seed << ", pod " << 4 + k;
+    }
+    EXPECT_NE(where[4], where[0]) << "seed " << seed;
+    first_node.push_back(where[0]);
+  }
+  // The order is drawn from the seed, not taken from the node list: over eight seeds the first node
+  // is not always the same one.
+  EXPECT_NE(std::count(first_node.begin(), first_node.end(), first_node[0]), 8);
+}
+
+TEST(TieBreak, RandomAndBoreasDrawEachTieAfresh) {
+  EXPECT_EQ(tie_break_of(Policy::kFgd), TieBreak::kNodeRank);
+  EXPECT_EQ(tie_break_of(Policy::kBestFit), TieBreak::kNodeRank);
+  EXPECT_EQ(tie_break_of(Policy::kPacking), TieBreak::kNodeRank);
+  EXPECT_EQ(tie_break_of(Policy::kClustering), TieBreak::kNodeRank);
+  EXPECT_EQ(tie_break_of(Policy::kDotProd), TieBreak::kNodeRank);
+  EXPECT_EQ(tie_break_of(Policy::kRandom), TieBreak::kRandom);
+  EXPECT_EQ(tie_break_of(Policy::kBoreas), TieBreak::kRandom);
+  // `random` takes a uniformly drawn feasible node for each pod (the FGD repo's RandomScore): eight
+  // small CPU pods on four roomy nodes do not all land on one node.
+  const std::vector<Node> nodes(4, node(64000, {1000}));
+  const std::vector<int> where = place_all(Policy::kRandom, nodes, pod(1000, 0, 0), 8, 7);
+  EXPECT_NE(std::count(where.begin(), where.end(), where[0]), 8);
 }
 
 TEST(Policies, ParseNamesAndRejectUnknownOnes) {

@@ -67,6 +67,20 @@ Result<std::vector<Policy>> parse_policy_list(std::string_view csv) {
 
 Measure measure_of(Policy p) { return p == Policy::kBoreasCpu ? Measure::kCpuAware : Measure::kFgd; }
 
+TieBreak tie_break_of(Policy p) {
+  switch (p) {
+    case Policy::kFgd:
+    case Policy::kBestFit:
+    case Policy::kPacking:
+    case Policy::kClustering:
+    case Policy::kDotProd: return TieBreak::kNodeRank;
+    case Policy::kRandom:
+    case Policy::kBoreas:
+    case Policy::kBoreasCpu: break;
+  }
+  return TieBreak::kRandom;
+}
+
 Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo) {
   Scored best;
   if (!p.is_share()) {
@@ -173,7 +187,24 @@ Scored Placer::score(const Node& n, const PodShape& p, double frag_before) {
   return {0, pick_tightest(n, p)};
 }
 
+bool Placer::wins_tie(size_t i, size_t best, uint64_t ties) {
+  if (ties_ == TieBreak::kNodeRank) {
+    return rank_[i] < rank_[best];
+  }
+  return below(ties) == 0;  // reservoir: each tie equally likely
+}
+
 Choice Placer::choose(const std::vector<Node>& nodes, const std::vector<double>& frag, const PodShape& p) {
+  if (ties_ == TieBreak::kNodeRank && rank_.size() != nodes.size()) {
+    // Fisher-Yates with our own index draw (std::shuffle's draws differ between libraries).
+    rank_.resize(nodes.size());
+    for (size_t i = 0; i < rank_.size(); ++i) {
+      rank_[i] = static_cast<uint32_t>(i);
+    }
+    for (size_t i = rank_.size(); i > 1; --i) {
+      std::swap(rank_[i - 1], rank_[below(i)]);
+    }
+  }
   Choice best;
   int64_t best_score = -1;
   uint64_t ties = 0;
@@ -186,7 +217,7 @@ Choice Placer::choose(const std::vector<Node>& nodes, const std::vector<double>&
       best_score = s.score;
       best = {static_cast<int>(i), s.pick};
       ties = 1;
-    } else if (s.score == best_score && below(++ties) == 0) {  // reservoir: each tie equally likely
+    } else if (s.score == best_score && wins_tie(i, static_cast<size_t>(best.node), ++ties)) {
       best = {static_cast<int>(i), s.pick};
     }
   }

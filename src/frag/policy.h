@@ -2,8 +2,10 @@
 // The six placement policies of FGD's evaluation (docs/fragmentation.md), each as the paper's
 // simulator scores them, and Boreas' two (`boreas`: FGD's score, its ties broken by the same score
 // over the CPU-aware measure; `boreas-cpu`: FGD's score over the CPU-aware measure alone): an
-// integer score per node that fits the pod, the highest wins, remaining ties broken uniformly at
-// random with the run's seeded generator (as Kubernetes does).
+// integer score per node that fits the pod, the highest wins. Ties are broken as the FGD repo's
+// scheduler breaks them (tie_break_of): its Kubernetes fork picks, among the nodes with the highest
+// score, the one whose name sorts first, and the names carry a random rank drawn once per run, so a
+// tie goes to the node of lowest rank in a seeded permutation fixed for the whole run.
 
 #include <cstdint>
 #include <random>
@@ -35,6 +37,13 @@ struct Scored {
 // FGD's for the rest (`boreas` reads the CPU-aware one from its own memo).
 Measure measure_of(Policy p);
 
+// How a policy breaks ties among the nodes of the highest score. kNodeRank: the node of lowest rank
+// in a seeded random permutation of the nodes drawn once per run (the FGD repo's scheduler, see
+// docs/fragmentation.md); kRandom: uniformly at random for each pod (reservoir sampling; `random`,
+// which the FGD repo draws uniformly among the feasible nodes, and the Boreas policies).
+enum class TieBreak : uint8_t { kNodeRank, kRandom };
+TieBreak tie_break_of(Policy p);
+
 // Scores for one node that fits the pod. `frag_before` is memo.frag(n) (only FGD and Boreas read
 // it); FGD's score is 100·sigmoid((before − after)/1000) in the memo's measure.
 Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo);
@@ -55,16 +64,24 @@ struct Choice {
 class Placer {
  public:
   Placer(Policy policy, const std::vector<TaskClass>& mix, uint64_t seed)
-      : policy_(policy), memo_(mix, measure_of(policy)), cpu_memo_(mix, Measure::kCpuAware), rng_(seed) {}
-  // `frag` holds memo().frag of every node (kept current by the caller).
+      : Placer(policy, mix, seed, tie_break_of(policy)) {}
+  Placer(Policy policy, const std::vector<TaskClass>& mix, uint64_t seed, TieBreak ties)
+      : policy_(policy), ties_(ties), memo_(mix, measure_of(policy)), cpu_memo_(mix, Measure::kCpuAware),
+        rng_(seed) {}
+  // `frag` holds memo().frag of every node (kept current by the caller). The node list must keep
+  // its size and order over a run (the ranks are drawn on the first call).
   Choice choose(const std::vector<Node>& nodes, const std::vector<double>& frag, const PodShape& p);
   FragMemo& memo() { return memo_; }
 
  private:
   Scored score(const Node& n, const PodShape& p, double frag_before);
   uint64_t below(uint64_t n) { return rng_() % n; }
+  // True when node i, scoring as the best so far, replaces it (the `ties`-th node of that score).
+  bool wins_tie(size_t i, size_t best, uint64_t ties);
 
   Policy policy_;
+  TieBreak ties_;
+  std::vector<uint32_t> rank_;  // kNodeRank: each node's rank, a seeded permutation
   FragMemo memo_;
   FragMemo cpu_memo_;  // the CPU-aware measure, for `boreas`
   std::mt19937_64 rng_;
