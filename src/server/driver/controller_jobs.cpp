@@ -7,6 +7,7 @@
 #include "server/jobs/job_json.h"
 #include "server/jobs/job_records.h"
 #include "server/jobs/node_resources.h"
+#include "server/store/node_rows.h"
 
 namespace boreas::server {
 namespace {
@@ -232,9 +233,7 @@ Pending<bool> Controller::do_drain(const Caller& who, const std::string& node, b
   dirty_ = true;
   const Time now = config_.clock();
   auto durable = store_.write(
-      {{{"INSERT INTO node_state(name, drained, drained_by) VALUES (?1, ?2, ?3) "
-         "ON CONFLICT(name) DO UPDATE SET drained = ?2, drained_by = ?3",
-         {node, int64_t{drained ? 1 : 0}, std::string(!drained ? "" : executor_drained_[n] ? "executor" : "operator")}},
+      {{node_drain_row(node, drained, executor_drained_[n] ? "executor" : "operator"),
         audit_row(now, who.name, drained ? "drain" : "resume", "node/" + node, "ok", who.peer)}});
   return {true, std::move(durable)};
 }

@@ -10,6 +10,7 @@
 #include "server/jobs/output_path.h"
 #include "server/jobs/job_records.h"
 #include "server/jobs/node_resources.h"
+#include "server/store/node_rows.h"
 #include "state/cluster_view.h"
 
 namespace boreas::server {
@@ -392,16 +393,15 @@ std::vector<JobExit> Controller::reconcile() {
 }
 
 Status Controller::load_drained() {
-  auto rows = store_.query({"SELECT name, drained_by FROM node_state WHERE drained = 1", {}});
+  auto rows = read_drained_nodes(store_);
   if (!rows.is_ok()) {
     return rows.status();
   }
-  for (const SqlRow& r : *rows) {
-    const std::string name = as_text(r[0]);
+  for (const DrainedNodeRow& row : *rows) {
     for (size_t n = 0; n < config_.cluster.nodes.size(); ++n) {
-      if (config_.cluster.nodes[n].name == name) {
+      if (config_.cluster.nodes[n].name == row.name) {
         drained_[n] = true;
-        executor_drained_[n] = as_text(r[1]) == "executor";
+        executor_drained_[n] = row.drained_by == "executor";
       }
     }
   }

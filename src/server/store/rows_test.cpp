@@ -1,7 +1,10 @@
-// The store's table helpers: token rows (names unique, revocation only of a live token) and
-// service rows, against a real SQLite file.
+// The store's table helpers: token rows (names unique, revocation only of a live token), service
+// rows and drained-node rows, against a real SQLite file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "server/store/node_rows.h"
 #include "server/store/service_rows.h"
 #include "server/store/token_rows.h"
 #include "server/testing/test_util.h"
@@ -74,6 +77,27 @@ TEST_F(Rows, ServicesReadBackByName) {
   EXPECT_EQ(rows->at(0).spec_json, R"({"b":2})");
   EXPECT_EQ(rows->at(0).created_us, 8);
   EXPECT_FALSE(store_->write_sync({{insert_service_row(ServiceRow{"alpha", "x", "{}", 9})}}).is_ok());  // names unique
+}
+
+TEST_F(Rows, DrainsAreKeptWithWhoDrainedAndClearedOnResume) {
+  ASSERT_TRUE(store_->write_sync({{node_drain_row("n1", true, "operator"), node_drain_row("n2", true, "executor"),
+                                   node_drain_row("n3", true, "operator")}})
+                  .is_ok());
+  ASSERT_TRUE(store_->write_sync({{node_drain_row("n3", false, "operator")}}).is_ok());  // resumed
+  auto drained = read_drained_nodes(*store_);
+  ASSERT_TRUE(drained.is_ok());
+  ASSERT_EQ(drained->size(), 2u);
+  std::vector<std::string> seen;
+  for (const DrainedNodeRow& row : *drained) {
+    seen.push_back(row.name + ":" + row.drained_by);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"n1:operator", "n2:executor"}));
+  auto n3 = store_->query({"SELECT drained, drained_by FROM node_state WHERE name = 'n3'", {}});
+  ASSERT_TRUE(n3.is_ok());
+  ASSERT_EQ(n3->size(), 1u);
+  EXPECT_EQ(as_int(n3->at(0)[0]), 0);
+  EXPECT_EQ(as_text(n3->at(0)[1]), "");
 }
 
 }  // namespace
