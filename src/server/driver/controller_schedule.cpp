@@ -87,6 +87,7 @@ JobSpec Controller::spec_of(const LiveJob& job) {
   s.priority_class = symbols_.intern(job.request.priority_class);
   s.gpu_types = symbols_.intern(job.request.gpu_type);
   s.kind = job.request.gpus > 0 ? JobKind::kTraining : JobKind::kBatch;
+  s.preemptible = !job.request.shares_gpu();  // a policy that evicts a share would not free its GPU
   s.gpus = job.request.gpus;
   // A job that fits a node runs on one; a larger gang (executors that span nodes) takes any shape
   // the placement gives, and take_start keeps only even ones.
@@ -162,6 +163,7 @@ void Controller::schedule() {
   for (size_t i = 0; waits && i <= jobs_.size(); ++i) {
     waits = plan_round(now);
   }
+  start_shares();  // share_starts.cpp: jobs on a share of one GPU, which the policy does not place
 }
 
 // One round: the scheduler sees the long-lived state (jobs set aside for their victims come back
@@ -295,6 +297,8 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
     r.cpu_milli = held.cpu_milli;
     r.memory_mib = held.memory_mib;
   }
+  r.gpu_share_milli = job.share_milli;
+  r.gpu_share_bytes = job.share_bytes;
   r.time_limit = job.request.time_limit;
   r.started = job.start;
   r.user = job.request.run_as;
