@@ -88,4 +88,21 @@ wait_state "$T" "$e" running
 [ "$(where "$e")" = "$C_GPU" ] || fail "E runs on $(where "$e"), not the GPU C left ($C_GPU)"
 [ "$(envof "$e" CUDA_MPS_ACTIVE_THREAD_PERCENTAGE)" = 25 ] && [ "$(envof "$e" CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)" = 0=60G ] ||
   fail "E's limits: $(envof "$e" CUDA_MPS_ACTIVE_THREAD_PERCENTAGE) $(envof "$e" CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)"
-echo "live sharing: ok — two halves share $SHARED (MPS 50 %, 0=40G), a third takes $C_GPU, whole jobs and an over-committing share wait, shares survive kill -9, a cancelled share's GPU is reused"
+
+# Quotas: a share counts milli/1000 GPU against its queue's ceiling (`capped`: 2 GPUs), so four
+# halves run and the fifth waits saying so.
+stop_daemon KILL
+kill_jobs
+DATA=$WORK/data2 PORT=0
+start_daemon --queues "$SRC/tests/server/queues.yaml"
+T=$(token admin '*' root)
+halves=()
+for _ in 1 2 3 4 5; do
+  halves+=("$(submit "$T" '{"command":["sleep","600"],"gpus":0.5,"queue":"capped"}')")
+done
+for j in "${halves[@]:0:4}"; do wait_state "$T" "$j" running; done
+sleep 0.3
+r=$(api "$T" GET "/v1/jobs/${halves[4]}/why")
+[ "$(json_field state "$r")" = pending ] && grep -q 'quota-exceeded: queue capped holds 2000 milli-GPU; 500 more would pass its ceiling of 2000' <<<"$r" ||
+  fail "a fifth half in a 2-GPU queue did not wait for its quota: $r"
+echo "live sharing: ok — two halves share $SHARED (MPS 50 %, 0=40G), a third takes $C_GPU, whole jobs and an over-committing share wait, shares survive kill -9, a cancelled share's GPU is reused, four halves fill a 2-GPU ceiling"
