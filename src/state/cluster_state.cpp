@@ -141,6 +141,15 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   }
   BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kRunning).with_context(job_name(job) + ": "));
   BOREAS_RETURN_IF_ERROR(check_gpus(job, gpus));
+  mark_running(job, now);
+  take(job, gpus);
+  journal_.push_back(job);
+  return Status::ok();
+}
+
+// Pending → running: times, the pending and running sets (the caller then takes its GPUs).
+void ClusterState::mark_running(JobId job, Time now) {
+  JobRecord& r = records_[job.value()];
   r.state = JobState::kRunning;
   r.pending_total += now - r.pending_since;
   r.last_start = now;
@@ -150,9 +159,6 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   dequeue(job);
   running_pos_[job.value()] = static_cast<uint32_t>(running_.size());
   running_.push_back(job);
-  take(job, gpus);
-  journal_.push_back(job);
-  return Status::ok();
 }
 
 void ClusterState::set_node_free(NodeId node, uint32_t value) {

@@ -122,6 +122,7 @@ class ClusterState {
   Status check_job(JobId job) const;
   Status check_node(NodeId node) const;
   Status check_gpus(JobId job, std::span<const GpuId> gpus) const;
+  void mark_running(JobId job, Time now);
   void take(JobId job, std::span<const GpuId> gpus);
   Duration banked_work(JobId job, Time now) const;
   void give_back(JobId job, Time now);

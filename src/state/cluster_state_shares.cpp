@@ -88,15 +88,7 @@ Status ClusterState::start_share(JobId job, GpuId gpu, uint32_t milli, uint64_t 
                     " bytes of memory left; the share asks " + std::to_string(milli) + " milli and " +
                     std::to_string(bytes) + " bytes");
   }
-  r.state = JobState::kRunning;
-  r.pending_total += now - r.pending_since;
-  r.last_start = now;
-  if (r.first_start.is_never()) {
-    r.first_start = now;
-  }
-  dequeue(job);
-  running_pos_[job.value()] = static_cast<uint32_t>(running_.size());
-  running_.push_back(job);
+  mark_running(job, now);
   r.gpus.assign(1, gpu);
   if (shares_.add(gpu, GpuShare{job, milli, bytes})) {
     shift_free(gpu_node_[gpu.value()], -1);

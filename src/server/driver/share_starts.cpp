@@ -160,6 +160,10 @@ Status Controller::validate_share(const SubmitRequest& req) const {
   if (!req.shares_gpu()) {
     return Status::ok();
   }
+  if (!executor_.shares_gpus()) {
+    return invalid_argument("$.gpus: this daemon's executor gives whole GPUs only (a share of one GPU, "
+                            "gpus below 1 or gpu_memory, needs the local executor); ask for whole GPUs");
+  }
   const Cluster& c = config_.cluster;
   const auto type = req.gpu_type.empty() ? std::nullopt : c.catalog.find(req.gpu_type);
   uint64_t most = 0;

@@ -112,6 +112,9 @@ class Executor {
   // True when one job may run across several nodes (Slurm, one job over --nodelist); the local
   // executor runs every job on this one host, so a job must fit one node of the spec.
   virtual bool spans_nodes() const { return false; }
+  // True when it runs share jobs on a share of one GPU with the MPS variables (share_env); the
+  // local executor does, others (Slurm) give whole GPUs and the daemon refuses shares for them.
+  virtual bool shares_gpus() const { return false; }
   // Released jobs that do not run yet (executors with a scheduler of their own); none by default.
   virtual std::vector<JobWait> waiting() const { return {}; }
   // Jobs its own scheduler started since the poll before the last; none by default (the launch
