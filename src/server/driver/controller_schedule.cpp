@@ -558,7 +558,8 @@ void Controller::refresh_metrics() {
       for (const JobNode& p : j.state == JobState::kRunning ? j.placement : std::vector<JobNode>{}) {
         const Node& n = c.nodes[static_cast<size_t>(p.node)];
         const std::string type = n.gpu_type ? c.catalog.at(*n.gpu_type).name : "none";
-        queue_gpus_gauge_->add({j.request.queue, type}, static_cast<double>(p.gpus.size()));
+        const double held = j.share_milli > 0 ? j.share_milli / 1000.0 : static_cast<double>(p.gpus.size());
+        queue_gpus_gauge_->add({j.request.queue, type}, held);  // a share: its part of the GPU
       }
     }
     executor_waiting_gauge_->clear();
