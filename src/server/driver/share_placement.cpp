@@ -28,6 +28,8 @@ std::vector<frag::TaskClass> live_mix(const std::map<uint32_t, LiveJob>& jobs) {
     }
     frag::PodShape p;
     p.gpus = j.request.gpus;
+    // A share placed: its milli; one asked by milli: that; one asked by memory only and not placed
+    // yet: its milli depends on the GPU, so 1 (a class that fits any GPU with room).
     p.gpu_milli = j.share_milli > 0 ? static_cast<int32_t>(j.share_milli)
                   : j.request.gpu_milli > 0 ? static_cast<int32_t>(j.request.gpu_milli)
                   : j.request.shares_gpu() ? 1 : frag::kMilli;

@@ -281,7 +281,7 @@ json job_to_json(const LiveJob& job, const std::vector<std::string>& node_names,
   if (!job.executor_wait.empty()) {
     j["executor_wait"] = job.executor_wait;
   }
-  if (job.share_milli > 0) {  // the share it holds (or held) of its one GPU
+  if (job.share_milli > 0 && !job.placement.empty()) {  // the share it holds (or held) of its one GPU
     j["gpu_share"] = {{"gpus", static_cast<double>(job.share_milli) / 1000}, {"memory_bytes", job.share_bytes}};
   }
   if (job.start.us() != 0) {
