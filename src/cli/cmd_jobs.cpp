@@ -300,6 +300,13 @@ std::string placement_text(const json& job) {
     const std::string gpus = gpu_list(n.value("gpu_indexes", json::array()));
     out += (out.empty() ? "" : ", ") + cell(n, "node") + (gpus.empty() ? " (no GPUs)" : " (GPUs " + gpus + ")");
   }
+  if (job.contains("gpu_share")) {  // "node-a (GPUs 0) sharing 0.5 GPU and 40 GiB of its memory"
+    const json& s = job["gpu_share"];
+    const uint64_t bytes = s.value("memory_bytes", uint64_t{0});
+    const std::string mem = bytes % (uint64_t{1} << 30) == 0 ? std::to_string(bytes >> 30) + " GiB"
+                                                              : std::to_string(bytes >> 20) + " MiB";
+    out += " sharing " + s.value("gpus", json(0)).dump() + " GPU and " + mem + " of its memory";
+  }
   return out;
 }
 

@@ -43,6 +43,13 @@ std::string command_line(const json& job) {
   return out;
 }
 
+// "2", a share "0.5", with a share's GPU memory (MiB, as asked) "0.5/20480M".
+std::string gpus_cell(const json& j, int64_t) {
+  const json& r = j["request"];
+  const std::string gpus = cell(r, "gpus");
+  return r.contains("gpu_memory") ? gpus + "/" + cell(r, "gpu_memory") + "M" : gpus;
+}
+
 std::string time_limit(const json& job) {
   const int64_t s = job["request"].value("time_limit_s", int64_t{0});
   return s == 0 ? "UNLIMITED" : format_slurm_duration(Duration::seconds(s));
@@ -61,7 +68,7 @@ const std::vector<ColumnDef>& all_columns() {
       {{"queue", "QUEUE"}, [](const json& j, int64_t) { return cell(j["request"], "queue"); }},
       {{"state", "STATE"}, [](const json& j, int64_t) { return cell(j, "state"); }},
       {{"time", "TIME"}, elapsed},
-      {{"gpus", "GPUS"}, [](const json& j, int64_t) { return cell(j["request"], "gpus"); }},
+      {{"gpus", "GPUS"}, gpus_cell},
       {{"nodelist", "NODELIST(REASON)"}, [](const json& j, int64_t) { return node_or_reason(j); }},
       {{"gpu_type", "GPU_TYPE"}, [](const json& j, int64_t) { return cell(j["request"], "gpu_type"); }},
       {{"qos", "QOS"}, [](const json& j, int64_t) { return cell(j["request"], "priority_class"); }},

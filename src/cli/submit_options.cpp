@@ -74,7 +74,16 @@ Status parse_directive(const std::string& text, SubmitArgs& s) {
   return Status::ok();
 }
 
-// "-G 2" or "-G a100:2" (sbatch --gpus=[type:]number); TYPE:N overrides --gpu-type.
+// A share of one GPU: "0.5", ".25" (the daemon checks the range and the precision).
+std::optional<double> fraction(const std::string& count) {
+  char* end = nullptr;
+  const double x = std::strtod(count.c_str(), &end);
+  const bool number = !count.empty() && end != count.c_str() && *end == '\0' &&
+                      count.find_first_not_of("0123456789.") == std::string::npos;
+  return number ? std::optional<double>(x) : std::nullopt;
+}
+
+// "-G 2", "-G a100:2" (sbatch --gpus=[type:]number) or a share "-G 0.5"; TYPE:N overrides --gpu-type.
 Status read_gpus(const SubmitArgs& s, json& body) {
   std::string count = s.gpus;
   std::string type = s.gpu_type;
@@ -84,10 +93,18 @@ Status read_gpus(const SubmitArgs& s, json& body) {
     count = count.substr(colon + 1);
   }
   const bool digits = !count.empty() && count.size() <= 5 && count.find_first_not_of("0123456789") == std::string::npos;
-  if (!s.gpus.empty() && (!digits || (colon != std::string::npos && type.empty()))) {
-    return invalid_argument("--gpus " + s.gpus + ": expected a count (2) or TYPE:COUNT (a100:2)");
+  const std::optional<double> share = digits ? std::nullopt : fraction(count);
+  if (!s.gpus.empty() && ((!digits && !share) || (colon != std::string::npos && type.empty()))) {
+    return invalid_argument("--gpus " + s.gpus + ": expected a count (2), TYPE:COUNT (a100:2) or a share of one GPU (0.5)");
   }
-  body["gpus"] = digits ? std::stoul(count) : 0;
+  if (share) {
+    body["gpus"] = *share;
+  } else if (digits || s.gpu_memory.empty()) {  // --gpu-memory alone: the daemon gives one GPU
+    body["gpus"] = digits ? std::stoul(count) : 0;
+  }
+  if (!s.gpu_memory.empty()) {
+    body["gpu_memory"] = s.gpu_memory;
+  }
   if (!type.empty()) {
     body["gpu_type"] = type;
   }
@@ -125,7 +142,10 @@ Status read_time(const SubmitArgs& s, json& body) {
 }  // namespace
 
 void define_submit_options(CLI::App& cmd, SubmitArgs& s) {
-  cmd.add_option("-G,--gpus", s.gpus, "GPUs in the gang: N, or TYPE:N as sbatch --gpus (a100:2)");
+  cmd.add_option("-G,--gpus", s.gpus,
+                 "GPUs in the gang: N, or TYPE:N as sbatch --gpus (a100:2); or a share of one GPU, 0.001 to 0.999 (0.5)");
+  cmd.add_option("--gpu-memory", s.gpu_memory,
+                 "GPU memory of a share of one GPU, as --mem (20G); alone it asks for one GPU shared by memory");
   cmd.add_option("--gpu-type", s.gpu_type, "GPU type (empty = any)");
   cmd.add_option("-c,--cpus-per-task,--cpus", s.cpus,
                  "CPUs the job holds on its node (sbatch -c); fractions to 0.001; default: its GPUs' share of the "
@@ -179,7 +199,7 @@ Result<SubmitArgs> read_directives(const std::string& script_text, const std::st
 }
 
 SubmitArgs merge(SubmitArgs c, const SubmitArgs& script) {
-  for (auto member : {&SubmitArgs::gpus, &SubmitArgs::gpu_type, &SubmitArgs::cpus, &SubmitArgs::mem,
+  for (auto member : {&SubmitArgs::gpus, &SubmitArgs::gpu_type, &SubmitArgs::cpus, &SubmitArgs::mem, &SubmitArgs::gpu_memory,
                       &SubmitArgs::queue, &SubmitArgs::qos,
                       &SubmitArgs::time, &SubmitArgs::name, &SubmitArgs::restart, &SubmitArgs::dependency,
                       &SubmitArgs::array, &SubmitArgs::output, &SubmitArgs::error}) {

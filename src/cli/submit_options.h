@@ -18,6 +18,7 @@ struct SubmitArgs {
   std::string gpu_type;    // --gpu-type
   std::string cpus;        // -c/--cpus-per-task/--cpus: CPUs beside its GPUs (fractions to 0.001)
   std::string mem;         // --mem: MiB, or 512M, 4G, 1T
+  std::string gpu_memory;  // --gpu-memory: a share of one GPU's memory, as --mem
   std::string queue;       // -A/--account/--queue
   std::string qos;         // -q/--qos/--priority: the priority class
   std::string time;        // -t/--time/--time-limit: any core/duration.h form

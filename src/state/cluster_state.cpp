@@ -31,7 +31,9 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
       rack_nodes_(cluster.racks.size()),
       down_(cluster.nodes.size(), 0),
       index_(cluster),
-      instance_(next_instance()) {
+      instance_(next_instance()),
+      share_job_(jobs.size(), 0),
+      shares_(cluster.gpu_count()) {
   for (uint32_t i = 0; i < cluster.nodes.size(); ++i) {
     const Node& n = cluster.nodes[i];
     for (uint32_t g = 0; g < n.gpu_count; ++g) {
@@ -92,8 +94,7 @@ Status ClusterState::submit(JobId job, Time now) {
   }
   r.submitted = true;
   r.pending_since = now;
-  pending_.insert(job);
-  pending_gpus_ += spec(job).gpus;
+  enqueue(job);
   journal_.push_back(job);
   return Status::ok();
 }
@@ -112,6 +113,10 @@ Status ClusterState::check_gpus(JobId job, std::span<const GpuId> gpus) const {
     if (owner_[g.value()].valid()) {
       return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is held by job " +
                       std::to_string(owner_[g.value()].value()));
+    }
+    if (shares_.shared(g)) {
+      return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is shared by job " +
+                      std::to_string(shares_.on(g).front().job.value()) + "; a whole-GPU job waits until its shares leave");
     }
     if (down_[gpu_node_[g.value()].value()]) {
       return conflict(job_name(job) + ": GPU " + std::to_string(g.value()) + " is on node " +
@@ -136,21 +141,29 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   if (!r.submitted) {
     return conflict(job_name(job) + " cannot start before it is submitted");
   }
+  if (is_share_job(job)) {
+    return invalid_argument(job_name(job) + " shares a GPU: start it with start_share");
+  }
   BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kRunning).with_context(job_name(job) + ": "));
   BOREAS_RETURN_IF_ERROR(check_gpus(job, gpus));
+  mark_running(job, now);
+  take(job, gpus);
+  journal_.push_back(job);
+  return Status::ok();
+}
+
+// Pending → running: times, the pending and running sets (the caller then takes its GPUs).
+void ClusterState::mark_running(JobId job, Time now) {
+  JobRecord& r = records_[job.value()];
   r.state = JobState::kRunning;
   r.pending_total += now - r.pending_since;
   r.last_start = now;
   if (r.first_start.is_never()) {
     r.first_start = now;
   }
-  pending_.erase(job);
-  pending_gpus_ -= spec(job).gpus;
+  dequeue(job);
   running_pos_[job.value()] = static_cast<uint32_t>(running_.size());
   running_.push_back(job);
-  take(job, gpus);
-  journal_.push_back(job);
-  return Status::ok();
 }
 
 void ClusterState::set_node_free(NodeId node, uint32_t value) {
@@ -188,13 +201,17 @@ void ClusterState::give_back(JobId job, Time now) {
   JobRecord& r = records_[job.value()];
   r.work_done = banked_work(job, now);
   r.run_time += now - r.last_start;
-  for (GpuId g : r.gpus) {
-    owner_[g.value()] = JobId();
-    if (!cordoned_[gpu_node_[g.value()].value()]) {  // a cordoned node's freed GPUs stay out
-      shift_free(gpu_node_[g.value()], 1);
+  if (is_share_job(job)) {
+    give_back_share(job);
+  } else {
+    for (GpuId g : r.gpus) {
+      owner_[g.value()] = JobId();
+      if (!cordoned_[gpu_node_[g.value()].value()]) {  // a cordoned node's freed GPUs stay out
+        shift_free(gpu_node_[g.value()], 1);
+      }
     }
+    queue_gpus_[spec(job).queue.index()] -= static_cast<uint32_t>(r.gpus.size());
   }
-  queue_gpus_[spec(job).queue.index()] -= static_cast<uint32_t>(r.gpus.size());
   r.gpus.clear();
   // Swap-remove keeps this O(1); the moved job's position is patched.
   const uint32_t at = running_pos_[job.value()];
@@ -212,8 +229,7 @@ Status ClusterState::preempt(JobId job, Time now, Duration overhead) {
   r.extra_work += overhead;
   r.preemptions += 1;
   r.pending_since = now;
-  pending_.insert(job);
-  pending_gpus_ += spec(job).gpus;
+  enqueue(job);
   journal_.push_back(job);
   return Status::ok();
 }
@@ -221,7 +237,7 @@ Status ClusterState::preempt(JobId job, Time now, Duration overhead) {
 Status ClusterState::restore(JobId job, Duration work_done, Duration run_time, uint32_t preemptions) {
   BOREAS_RETURN_IF_ERROR(check_job(job));
   JobRecord& r = records_[job.value()];
-  if (pending_.count(job) == 0) {
+  if (!queued(job)) {
     return conflict(job_name(job) + ": only a pending job's history can be restored");
   }
   r.work_done = work_done;
@@ -238,8 +254,7 @@ Status ClusterState::requeue(JobId job, Time now, Duration redo) {
   if (r.state == JobState::kRunning) {
     give_back(job, now);
     r.pending_since = now;
-    pending_.insert(job);
-    pending_gpus_ += spec(job).gpus;
+    enqueue(job);
   }
   r.extra_work += redo;
   r.state = JobState::kPending;
@@ -257,8 +272,8 @@ Status ClusterState::finish(JobId job, Time now, JobState final_state) {
   BOREAS_RETURN_IF_ERROR(check_transition(r.state, final_state).with_context(job_name(job) + ": "));
   if (r.state == JobState::kRunning) {
     give_back(job, now);
-  } else if (pending_.erase(job) > 0) {
-    pending_gpus_ -= spec(job).gpus;
+  } else {
+    dequeue(job);
   }
   r.state = final_state;
   r.end = now;
@@ -321,7 +336,8 @@ uint32_t ClusterState::unheld_on(NodeId node) const {
   const Node& n = cluster_.nodes[node.value()];
   uint32_t count = 0;
   for (uint32_t g = 0; g < n.gpu_count; ++g) {
-    count += owner_[n.first_gpu + g].valid() ? 0 : 1;
+    const GpuId gpu(n.first_gpu + g);
+    count += owner_[gpu.value()].valid() || shares_.shared(gpu) ? 0 : 1;
   }
   return count;
 }

@@ -17,6 +17,7 @@
 #include "core/time.h"
 #include "core/topology.h"
 #include "state/free_index.h"
+#include "state/gpu_shares.h"
 
 namespace boreas::state {
 
@@ -93,7 +94,9 @@ class ClusterState {
   uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
   uint32_t free_gpus() const { return free_total_; }  // in service and unheld
   uint32_t down_gpus() const { return down_total_; }  // on nodes out of service
-  bool gpu_free(GpuId gpu) const { return !owner_[gpu.value()].valid() && placeable(gpu_node_[gpu.value()]); }
+  bool gpu_free(GpuId gpu) const {
+    return !owner_[gpu.value()].valid() && placeable(gpu_node_[gpu.value()]) && !shares_.shared(gpu);
+  }
   bool node_down(NodeId node) const { return down_[node.value()] != 0; }
   bool node_cordoned(NodeId node) const { return cordoned_[node.value()] != 0; }
   JobId gpu_owner(GpuId gpu) const { return owner_[gpu.value()]; }
@@ -105,13 +108,27 @@ class ClusterState {
   const FreeIndex& free_index() const { return index_; }
   uint32_t queue_gpus_in_use(Symbol queue) const;
 
-  // Re-derives owners, free counts, indexes and the job sets; the first mismatch is the error.
+  // GPU sharing (cluster_state_shares.cpp; docs/live.md, "Sharing a GPU"). A share job enters with
+  // submit_share: it waits in share_pending(), never in pending() (whole-GPU policies do not place
+  // it), and starts on one GPU with start_share, beside other shares whose milli sum to at most 1000
+  // and whose bytes fit the GPU type's memory; a whole-GPU job never starts on a shared GPU. Every
+  // other move (preempt, requeue, finish, cancel, restore) is the same as for any job.
+  Status submit_share(JobId job, Time now);
+  Status start_share(JobId job, GpuId gpu, uint32_t milli, uint64_t bytes, Time now);
+  bool is_share_job(JobId job) const { return share_job_[job.value()] != 0; }
+  const std::set<JobId>& share_pending() const { return share_pending_; }  // arrival (id) order
+  const GpuShares& shares() const { return shares_; }
+  uint64_t gpu_memory_bytes(GpuId gpu) const;  // its type's memory_gib in bytes; 0 for a GPU of no type
+  uint32_t queue_share_milli(Symbol queue) const;  // milli-GPU the queue's running shares hold
+
+  // Re-derives owners, free counts, indexes, shares and the job sets; the first mismatch is the error.
   Status check_invariants() const;
 
  private:
   Status check_job(JobId job) const;
   Status check_node(NodeId node) const;
   Status check_gpus(JobId job, std::span<const GpuId> gpus) const;
+  void mark_running(JobId job, Time now);
   void take(JobId job, std::span<const GpuId> gpus);
   Duration banked_work(JobId job, Time now) const;
   void give_back(JobId job, Time now);
@@ -121,7 +138,12 @@ class ClusterState {
   Status check_free_counts() const;
   Status check_job_sets() const;
   bool placeable(NodeId node) const { return !down_[node.value()] && !cordoned_[node.value()]; }
-  uint32_t unheld_on(NodeId node) const;
+  uint32_t unheld_on(NodeId node) const;  // neither held whole nor shared
+  Status check_shares() const;
+  void enqueue(JobId job);  // into pending() or share_pending()
+  bool dequeue(JobId job);  // out of either; false when it was in neither
+  bool queued(JobId job) const { return pending_.count(job) > 0 || share_pending_.count(job) > 0; }
+  void give_back_share(JobId job);
 
   const Cluster& cluster_;
   std::span<const JobSpec> jobs_;
@@ -145,6 +167,10 @@ class ClusterState {
   uint64_t instance_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
   std::vector<uint8_t> cordoned_;  // per node: drained, its unheld GPUs out of the free counts
+  std::vector<uint8_t> share_job_;  // per job: submitted with submit_share
+  std::set<JobId> share_pending_;
+  GpuShares shares_;
+  std::unordered_map<uint32_t, uint32_t> queue_share_milli_;  // queue symbol index -> milli in shares
 };
 
 }  // namespace boreas::state

@@ -10,6 +10,9 @@ Status ClusterState::check_gpu_owners() const {
   std::vector<JobId> expect(owner_.size());
   for (JobId j : running_) {
     const JobRecord& r = records_[j.value()];
+    if (is_share_job(j)) {
+      continue;  // check_shares
+    }
     if (r.gpus.size() != spec(j).gpus) {
       return internal_error("job " + std::to_string(j.value()) + " runs on " + std::to_string(r.gpus.size()) +
                             " GPUs, its gang is " + std::to_string(spec(j).gpus));
@@ -45,7 +48,7 @@ Status ClusterState::check_free_counts() const {
       return internal_error("node " + cluster_.nodes[n.value()].name + " is both out of service and cordoned");
     }
     down += down_[n.value()];
-    if (owner_[g].valid() || !placeable(n)) {
+    if (owner_[g].valid() || !placeable(n) || shares_.shared(GpuId(static_cast<uint32_t>(g)))) {
       continue;
     }
     const RackId r = cluster_.nodes[n.value()].rack;
@@ -82,7 +85,7 @@ Status ClusterState::check_job_sets() const {
   size_t pending = 0, running = 0, finished = 0;
   for (uint32_t i = 0; i < records_.size(); ++i) {
     const JobRecord& r = records_[i];
-    const bool in_pending = pending_.count(JobId(i)) > 0;
+    const bool in_pending = queued(JobId(i));
     const uint32_t pos = running_pos_[i];
     const bool in_running = pos < running_.size() && running_[pos] == JobId(i);
     const bool is_pending = r.submitted && (r.state == JobState::kPending || r.state == JobState::kPreempted);
@@ -90,7 +93,7 @@ Status ClusterState::check_job_sets() const {
       return internal_error("job " + std::to_string(i) + " is in the wrong set for state " +
                             std::string(to_string(r.state)));
     }
-    demand += is_pending ? jobs_[i].gpus : 0;
+    demand += is_pending && share_job_[i] == 0 ? jobs_[i].gpus : 0;
     pending += is_pending;
     running += in_running;
     finished += is_terminal(r.state);
@@ -98,7 +101,7 @@ Status ClusterState::check_job_sets() const {
       return internal_error("job " + std::to_string(i) + " did more work than it has");
     }
   }
-  if (demand != pending_gpus_ || pending != pending_.size() || running != running_.size() ||
+  if (demand != pending_gpus_ || pending != pending_.size() + share_pending_.size() || running != running_.size() ||
       finished != finished_.size()) {
     return internal_error("job set sizes or pending GPU demand disagree with the job table");
   }
@@ -108,6 +111,7 @@ Status ClusterState::check_job_sets() const {
 Status ClusterState::check_invariants() const {
   BOREAS_RETURN_IF_ERROR(check_gpu_owners());
   BOREAS_RETURN_IF_ERROR(check_free_counts());
+  BOREAS_RETURN_IF_ERROR(check_shares());
   return check_job_sets();
 }
 

@@ -198,12 +198,18 @@ class Controller {
   void prune_history(Time now);
   void forget(const LiveJob& job);
 
+  // share_starts.cpp: jobs on a share of one GPU, started after each round.
+  Status validate_share(const SubmitRequest& req) const;
+  std::vector<LiveJob*> share_queue();
+  void start_shares();
+
   // The long-lived ClusterState (controller_state.cpp): see the comment there.
   Status rebuild_state(size_t capacity);
   void reserve_slots(size_t count);
   JobId add_slot(JobSpec spec);
   void enter_state(LiveJob& job);
   void state_started(const LiveJob& job);
+  Status start_in_state(JobId slot, const LiveJob& job);
   void state_left_running(const LiveJob& job);
   void state_cancelled(const LiveJob& job);
   void set_stopping(LiveJob& job);

@@ -54,6 +54,7 @@ Status Controller::validate(const SubmitRequest& req, int32_t& priority) const {
   }
   BOREAS_RETURN_IF_ERROR(check_gang_shape(c, req.gpus, req.gpu_type, executor_.spans_nodes()));
   BOREAS_RETURN_IF_ERROR(check_resources_fit(req, c));
+  BOREAS_RETURN_IF_ERROR(validate_share(req));
   BOREAS_RETURN_IF_ERROR(check_dependency_jobs(req));
   priority = 0;
   if (!config_.queues) {

@@ -112,6 +112,7 @@ JobSpec Controller::spec_of(const LiveJob& job) {
   s.priority_class = symbols_.intern(job.request.priority_class);
   s.gpu_types = symbols_.intern(job.request.gpu_type);
   s.kind = job.request.gpus > 0 ? JobKind::kTraining : JobKind::kBatch;
+  s.preemptible = !job.request.shares_gpu();  // a policy that evicts a share would not free its GPU
   s.gpus = job.request.gpus;
   // A job that fits a node runs on one; a larger gang (executors that span nodes) takes any shape
   // the placement gives, and take_start keeps only even ones.
@@ -188,6 +189,7 @@ void Controller::schedule() {
   for (size_t i = 0; waits && i <= jobs_.size(); ++i) {
     waits = plan_round(now);
   }
+  start_shares();  // share_starts.cpp: jobs on a share of one GPU, which the policy does not place
 }
 
 // One round: the scheduler sees the long-lived state (jobs set aside for their victims come back
@@ -316,6 +318,8 @@ LaunchRequest Controller::launch_request(const LiveJob& job) const {
     r.cpu_milli = held.cpu_milli;
     r.memory_mib = held.memory_mib;
   }
+  r.gpu_share_milli = job.share_milli;
+  r.gpu_share_bytes = job.share_bytes;
   r.time_limit = job.request.time_limit;
   r.started = job.start;
   r.user = job.request.run_as;
@@ -578,7 +582,8 @@ void Controller::refresh_metrics() {
       for (const JobNode& p : j.state == JobState::kRunning ? j.placement : std::vector<JobNode>{}) {
         const Node& n = c.nodes[static_cast<size_t>(p.node)];
         const std::string type = n.gpu_type ? c.catalog.at(*n.gpu_type).name : "none";
-        queue_gpus_gauge_->add({j.request.queue, type}, static_cast<double>(p.gpus.size()));
+        const double held = j.share_milli > 0 ? j.share_milli / 1000.0 : static_cast<double>(p.gpus.size());
+        queue_gpus_gauge_->add({j.request.queue, type}, held);  // a share: its part of the GPU
       }
     }
     executor_waiting_gauge_->clear();

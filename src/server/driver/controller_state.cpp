@@ -36,7 +36,10 @@ JobId Controller::slot_of(JobId id) const {
 }
 
 uint32_t Controller::job_at(GpuId gpu) const {
-  const JobId slot = state_->gpu_owner(gpu);
+  JobId slot = state_->gpu_owner(gpu);
+  if (!slot.valid() && state_->shares().shared(gpu)) {
+    slot = state_->shares().on(gpu).front().job;  // a shared GPU shows its first share's job
+  }
   return slot.valid() ? slot_job_[slot.value()] : 0;
 }
 
@@ -65,10 +68,10 @@ Status Controller::rebuild_state(size_t capacity) {
     if (!slot.valid() || is_terminal(j.state) || set_aside_.count(id) > 0) {
       continue;  // no slot yet: a job entering the state, which makes room first
     }
-    BOREAS_RETURN_IF_ERROR(state_->submit(slot, j.submit));
+    BOREAS_RETURN_IF_ERROR(j.request.shares_gpu() ? state_->submit_share(slot, j.submit) : state_->submit(slot, j.submit));
     BOREAS_RETURN_IF_ERROR(state_->restore(slot, j.ran, j.ran, j.preemptions));  // live jobs run at rate 1
     if (j.state == JobState::kRunning && !j.placement.empty() && unplaced_.count(id) == 0) {
-      BOREAS_RETURN_IF_ERROR(state_->start(slot, gpus_of(config_.cluster, j), j.start));
+      BOREAS_RETURN_IF_ERROR(start_in_state(slot, j));
     }
   }
   for (size_t n = 0; n < drained_.size(); ++n) {
@@ -101,11 +104,20 @@ void Controller::enter_state(LiveJob& job) {
   job_slot_[job.id.value()] = slot;
   slot_job_[slot.value()] = job.id.value();
   slot_live_[slot.value()] = &job;  // a std::map element: it stays put until the job leaves memory
-  state_error(state_->submit(slot, job.submit));
+  state_error(job.request.shares_gpu() ? state_->submit_share(slot, job.submit) : state_->submit(slot, job.submit));
+}
+
+// A share job holds its share of its one GPU (share_starts.cpp), any other job its GPUs.
+Status Controller::start_in_state(JobId slot, const LiveJob& job) {
+  const std::vector<GpuId> gpus = gpus_of(config_.cluster, job);
+  if (job.request.shares_gpu() && gpus.size() == 1) {
+    return state_->start_share(slot, gpus.front(), job.share_milli, job.share_bytes, job.start);
+  }
+  return state_->start(slot, gpus, job.start);
 }
 
 void Controller::state_started(const LiveJob& job) {
-  state_error(state_->start(slot_of(job.id), gpus_of(config_.cluster, job), job.start));
+  state_error(start_in_state(slot_of(job.id), job));
 }
 
 // After apply_exit updated the job: ended, or back to pending with its service so far (the state
@@ -114,7 +126,7 @@ void Controller::state_started(const LiveJob& job) {
 void Controller::state_left_running(const LiveJob& job) {
   const JobId slot = slot_of(job.id);
   const Time now = config_.clock();
-  specs_[slot.value()].preemptible = true;  // no longer stopping
+  specs_[slot.value()].preemptible = !job.request.shares_gpu();  // no longer stopping
   const bool was_running = state_->record(slot).state == JobState::kRunning;
   if (set_aside_.count(job.id.value()) > 0) {
     if (is_terminal(job.state)) {

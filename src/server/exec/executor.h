@@ -37,10 +37,20 @@ struct LaunchRequest {
   // Its cgroup's cpu.max and memory.max (server/node_resources.h); 0 = no limit.
   int64_t cpu_milli = 0;
   int64_t memory_mib = 0;
+  // A share of its one GPU (docs/live.md, "Sharing a GPU"): CUDA_MPS_ACTIVE_THREAD_PERCENTAGE,
+  // CUDA_MPS_PINNED_DEVICE_MEM_LIMIT and BOREAS_GPU_MEMORY_BYTES (share_env); 0 = whole GPUs.
+  uint32_t gpu_share_milli = 0;
+  uint64_t gpu_share_bytes = 0;
 };
 
+// The variables a share job gets: its compute share in % (at least 1, rounded down) and its
+// memory limit as MPS reads it ("0=20G": device 0 is its one visible GPU; "0=20480M" when not
+// whole GiB), and the limit in bytes. Empty for a whole-GPU job.
+std::vector<std::string> share_env(const LaunchRequest& req);
+
 // Variables the executor sets and a job may not: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,
-// ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and every BOREAS_* but BOREAS_ARRAY_TASK_ID.
+// ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE,
+// CUDA_MPS_PINNED_DEVICE_MEM_LIMIT and every BOREAS_* but BOREAS_ARRAY_TASK_ID.
 bool is_reserved_env(std::string_view name);
 
 // A process as the kernel names it: the pid alone can be reused, the start time makes it unique.
@@ -102,6 +112,9 @@ class Executor {
   // True when one job may run across several nodes (Slurm, one job over --nodelist); the local
   // executor runs every job on this one host, so a job must fit one node of the spec.
   virtual bool spans_nodes() const { return false; }
+  // True when it runs share jobs on a share of one GPU with the MPS variables (share_env); the
+  // local executor does, others (Slurm) give whole GPUs and the daemon refuses shares for them.
+  virtual bool shares_gpus() const { return false; }
   // Released jobs that do not run yet (executors with a scheduler of their own); none by default.
   virtual std::vector<JobWait> waiting() const { return {}; }
   // Jobs its own scheduler started since the poll before the last; none by default (the launch

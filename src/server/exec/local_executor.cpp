@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -51,6 +52,9 @@ std::vector<std::string> job_env(const std::vector<std::string>& base, const Run
   }
   put("CUDA_VISIBLE_DEVICES=" + join_indexes(req.gpu_indexes), true);
   put("BOREAS_JOB_ID=" + std::to_string(req.job.value()), true);
+  for (const std::string& e : share_env(req)) {
+    put(e, true);
+  }
   std::vector<std::string> out;
   for (const auto& [k, v] : env) {
     out.push_back(k + "=" + v);
@@ -85,7 +89,8 @@ std::string_view to_string(ExitKind kind) {
 
 bool is_reserved_env(std::string_view name) {
   for (std::string_view r : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-                             "HIP_VISIBLE_DEVICES"}) {
+                             "HIP_VISIBLE_DEVICES", "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
+                             "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"}) {
     if (name == r) {
       return true;
     }
@@ -93,6 +98,19 @@ bool is_reserved_env(std::string_view name) {
   // A job array's task index is the submitter's to set (`boreas submit --array`): it names no GPU
   // and no identity.
   return name.rfind("BOREAS_", 0) == 0 && name != "BOREAS_ARRAY_TASK_ID";
+}
+
+std::vector<std::string> share_env(const LaunchRequest& req) {
+  if (req.gpu_share_milli == 0) {
+    return {};
+  }
+  constexpr uint64_t kMib = uint64_t{1} << 20;
+  constexpr uint64_t kGib = uint64_t{1} << 30;
+  const uint32_t percent = std::max<uint32_t>(1, req.gpu_share_milli / 10);
+  const uint64_t b = req.gpu_share_bytes;
+  const std::string limit = b % kGib == 0 ? std::to_string(b / kGib) + "G" : std::to_string(b / kMib) + "M";
+  return {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=" + std::to_string(percent), "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=" + limit,
+          "BOREAS_GPU_MEMORY_BYTES=" + std::to_string(b)};
 }
 
 LocalExecutor::LocalExecutor(LocalExecutorOptions options) : options_(std::move(options)) {}

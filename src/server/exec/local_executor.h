@@ -31,6 +31,7 @@ class LocalExecutor final : public Executor {
   Status cancel(JobId job) override;
   Status preempt(JobId job) override;
   std::vector<JobExit> poll(Time now) override;
+  bool shares_gpus() const override { return true; }
   size_t running() const override { return procs_.size(); }
 
   std::string job_dir(JobId job) const;

@@ -4,6 +4,7 @@
 
 #include "core/duration.h"
 #include "server/jobs/dependency.h"
+#include "server/jobs/gpu_share.h"
 #include "server/jobs/output_path.h"
 #include "server/jobs/resource_request.h"
 
@@ -60,7 +61,8 @@ Status read_env(const json& j, SubmitRequest& r, SpecOrigin origin) {
     if (origin == SpecOrigin::kClient && is_reserved_env(k)) {
       return field_error("env." + k, "`" + k + "` is set by the daemon (the job's GPUs and identity) and may "
                          "not be set by a job; reserved: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES, "
-                         "ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and BOREAS_*");
+                         "ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, "
+                         "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT and BOREAS_*");
     }
     r.env[k] = v.get<std::string>();
   }
@@ -122,11 +124,11 @@ Status read_output_pattern(const std::string& key, const json& j, std::string& i
 }
 
 Status read_number_field(const std::string& key, const json& v, SubmitRequest& r) {
-  uint64_t n = 0;
   if (key == "gpus") {
-    BOREAS_RETURN_IF_ERROR(read_count(v, "gpus", 4096, n));
-    r.gpus = static_cast<uint32_t>(n);
-    return Status::ok();
+    return read_gpus(v, r);
+  }
+  if (key == "gpu_memory") {
+    return read_gpu_memory(v, r);
   }
   return read_time_limit(v, r);
 }
@@ -149,7 +151,7 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecO
   if (key == "env") {
     return read_env(v, r, origin);
   }
-  if (key == "gpus" || key == "time_limit_s") {
+  if (key == "gpus" || key == "gpu_memory" || key == "time_limit_s") {
     return read_number_field(key, v, r);
   }
   if (key == "restart") {
@@ -165,7 +167,7 @@ Status read_field(const std::string& key, const json& v, SubmitRequest& r, SpecO
     return read_output_pattern(key, v, key == "output" ? r.output : r.error);
   }
   return field_error(key, "unknown field; known fields are command, env, cwd, name, queue, "
-                          "priority_class, gpus, gpu_type, cpus, memory, time_limit_s, restart, dependency, output, error");
+                          "priority_class, gpus, gpu_memory, gpu_type, cpus, memory, time_limit_s, restart, dependency, output, error");
 }
 
 constexpr uint32_t kDefaultRestarts = 3;
@@ -220,13 +222,15 @@ Result<SubmitRequest> parse_submit(const std::string& body, SpecOrigin origin) {
   if (r.queue.empty()) {
     return field_error("queue", "must not be empty");
   }
+  BOREAS_RETURN_IF_ERROR(check_share_request(r, j.contains("gpus")));
   return r;
 }
 
 json submit_to_json(const SubmitRequest& r) {
   json j = {{"command", r.command}, {"env", r.env},   {"queue", r.queue},
-            {"gpus", r.gpus},       {"name", r.name}, {"time_limit_s", r.time_limit.us() / 1'000'000},
+            {"name", r.name}, {"time_limit_s", r.time_limit.us() / 1'000'000},
             {"restart", restart_to_string(r.restart)}};
+  write_gpus(r, j);
   for (const StringField& f : {kStringFields[1], kStringFields[3], kStringFields[4]}) {
     if (!(r.*f.member).empty()) {
       j[f.name] = r.*f.member;
@@ -276,6 +280,9 @@ json job_to_json(const LiveJob& job, const std::vector<std::string>& node_names,
   }
   if (!job.executor_wait.empty()) {
     j["executor_wait"] = job.executor_wait;
+  }
+  if (job.share_milli > 0 && !job.placement.empty()) {  // the share it holds (or held) of its one GPU
+    j["gpu_share"] = {{"gpus", static_cast<double>(job.share_milli) / 1000}, {"memory_bytes", job.share_bytes}};
   }
   if (job.start.us() != 0) {
     j["start_us"] = job.start.us();

@@ -20,7 +20,7 @@ std::optional<JobState> parse_state(const std::string& s) {
 constexpr const char* kColumns =
     "SELECT id, spec, owner, state, allocation, pid, proc_start, submit_us, start_us, end_us, "
     "attempts, COALESCE(exit_code, -1), reason, restarts, "
-    "preemptions, ran_us, COALESCE(idempotency_key, '') FROM jobs ";
+    "preemptions, ran_us, COALESCE(idempotency_key, ''), share_milli, share_bytes FROM jobs ";
 constexpr const char* kEnded = "('completed', 'failed', 'cancelled')";
 
 Result<LiveJob> job_from_row(const SqlRow& r) {
@@ -49,6 +49,8 @@ Result<LiveJob> job_from_row(const SqlRow& r) {
   j.preemptions = static_cast<uint32_t>(as_int(r[14]));
   j.ran = Duration::micros(as_int(r[15]));
   j.idempotency_key = as_text(r[16]);
+  j.share_milli = static_cast<uint32_t>(as_int(r[17]));
+  j.share_bytes = static_cast<uint64_t>(as_int(r[18]));
   return j;
 }
 
@@ -120,12 +122,13 @@ SqlStatement insert_job_row(const LiveJob& job) {
 SqlStatement update_job_row(const LiveJob& job, Time now) {
   return {"UPDATE jobs SET state = ?2, reason = ?3, allocation = ?4, pid = ?5, proc_start = ?6, "
           "start_us = ?7, end_us = ?8, attempts = ?9, exit_code = ?10, updated_us = ?11, restarts = ?12, "
-          "preemptions = ?13, ran_us = ?14 WHERE id = ?1",
+          "preemptions = ?13, ran_us = ?14, share_milli = ?15, share_bytes = ?16 WHERE id = ?1",
           {int64_t{job.id.value()}, std::string(to_string(job.state)), job.reason,
            encode_allocation(job.placement), int64_t{job.process.pid},
            static_cast<int64_t>(job.process.start_ticks), job.start.us(), job.end.us(),
            int64_t{job.attempts}, int64_t{job.exit_code}, now.us(), int64_t{job.restarts},
-           int64_t{job.preemptions}, job.ran.us()}};
+           int64_t{job.preemptions}, job.ran.us(), int64_t{job.share_milli},
+           static_cast<int64_t>(job.share_bytes)}};
 }
 
 SqlStatement audit_row(Time at, const std::string& who, const std::string& action,

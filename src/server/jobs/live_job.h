@@ -29,6 +29,11 @@ struct SubmitRequest {
   std::string queue = "default";
   std::string priority_class;  // empty = the queue's default
   uint32_t gpus = 0;
+  // A share of one GPU (server/jobs/gpu_share.h; docs/live.md, "Sharing a GPU"): `gpus` 0.001..0.999
+  // is gpus 1 with gpu_milli 1..999, and/or `gpu_memory`. 0 and 0 = whole GPUs.
+  uint32_t gpu_milli = 0;
+  uint64_t gpu_memory_bytes = 0;
+  bool shares_gpu() const { return gpu_milli > 0 || gpu_memory_bytes > 0; }
   std::string gpu_type;  // empty = any
   int64_t cpu_milli = 0;   // `cpus` × 1000; 0 = the default share of its node (server/node_resources.h)
   int64_t memory_mib = 0;  // `memory`; 0 = the default share of its node
@@ -60,6 +65,9 @@ struct LiveJob {
   // than a node); kept once it ended, as where it ran. Empty while unplaced; a job without GPUs
   // runs on one node with none.
   std::vector<JobNode> placement;
+  // A share job's share of its one GPU while placed (kept once it ended); 0 for whole GPUs.
+  uint32_t share_milli = 0;
+  uint64_t share_bytes = 0;
   ProcessIdentity process;
   Time submit;
   Time start;

@@ -18,7 +18,10 @@ std::string cpus_text(int64_t milli) {
 
 JobResources job_resources(const SubmitRequest& r, const Node& node) {
   JobResources out;
-  if (r.gpus > 0) {
+  if (r.gpu_milli > 0) {  // a share of one GPU: that part of one GPU's share (docs/live.md, "Sharing a GPU")
+    out = {share(node.cpu_milli, 1, node.gpu_count) * r.gpu_milli / 1000,
+           share(node.memory_mib, 1, node.gpu_count) * r.gpu_milli / 1000};
+  } else if (r.gpus > 0) {
     out = {share(node.cpu_milli, r.gpus, node.gpu_count), share(node.memory_mib, r.gpus, node.gpu_count)};
   } else {
     const int64_t cpus = std::min(kDefaultCpuMilli, node.cpu_milli);

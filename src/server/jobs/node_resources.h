@@ -22,8 +22,8 @@ struct JobResources {
 };
 
 // What a job holds on `node`: its request (`cpus`, `memory`), else its share of the node: a GPU
-// job gpus/gpu_count of the node's CPUs and memory, a CPU-only job one CPU and the node's memory
-// per CPU. A requested `memory` without `cpus` (or the reverse) takes the default for the other.
+// job gpus/gpu_count of the node's CPUs and memory, a share of one GPU (gpu_milli) that part of one
+// GPU's, a CPU-only job one CPU and the node's memory per CPU. A requested `memory` without `cpus` (or the reverse) takes the default for the other.
 JobResources job_resources(const SubmitRequest& r, const Node& node);
 
 // What a job holds on one node of its placement: job_resources with a gang's default share taken

@@ -10,13 +10,14 @@ namespace {
 constexpr double kMaxCpus = 4096;
 constexpr int64_t kMaxMemoryMib = int64_t{1} << 30;  // 1 PiB
 
-Status memory_error(const std::string& what) {
-  return invalid_argument("$.memory: " + what +
+Status size_error(const std::string& field, const std::string& what) {
+  return invalid_argument("$." + field + ": " + what +
                           "; give MiB as an integer, or a size such as \"512M\", \"4G\" or \"1T\"");
 }
 
 // "4G" → 4096 (MiB); units K, M, G, T, optionally followed by "iB" or "B"; none = MiB.
-Result<int64_t> parse_memory_text(const std::string& text) {
+Result<int64_t> parse_size_text(const std::string& text, const std::string& field) {
+  const auto memory_error = [&field](const std::string& what) { return size_error(field, what); };
   size_t digits = 0;
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])) != 0) {
     ++digits;
@@ -62,18 +63,27 @@ Status read_cpus(const nlohmann::json& v, SubmitRequest& r) {
   return Status::ok();
 }
 
-Status read_memory(const nlohmann::json& v, SubmitRequest& r) {
-  Result<int64_t> mib = memory_error("expected an integer or a string, got " + v.dump());
+Result<int64_t> read_size_mib(const nlohmann::json& v, const std::string& field, int64_t max_mib,
+                              const std::string& range) {
+  Result<int64_t> mib = size_error(field, "expected an integer or a string, got " + v.dump());
   if (v.is_number_unsigned()) {
-    mib = v.get<uint64_t>() > static_cast<uint64_t>(kMaxMemoryMib) ? kMaxMemoryMib + 1 : v.get<int64_t>();
+    mib = v.get<uint64_t>() > static_cast<uint64_t>(max_mib) ? max_mib + 1 : v.get<int64_t>();
   } else if (v.is_string()) {
-    mib = parse_memory_text(v.get<std::string>());
+    mib = parse_size_text(v.get<std::string>(), field);
   }
   if (!mib.is_ok()) {
     return mib.status();
   }
-  if (*mib < 1 || *mib > kMaxMemoryMib) {
-    return memory_error(v.dump() + " is out of range (1 MiB to 1 PiB)");
+  if (*mib < 1 || *mib > max_mib) {
+    return size_error(field, v.dump() + " is out of range (" + range + ")");
+  }
+  return mib;
+}
+
+Status read_memory(const nlohmann::json& v, SubmitRequest& r) {
+  auto mib = read_size_mib(v, "memory", kMaxMemoryMib, "1 MiB to 1 PiB");
+  if (!mib.is_ok()) {
+    return mib.status();
   }
   r.memory_mib = *mib;
   return Status::ok();

@@ -94,6 +94,11 @@ constexpr std::array kMigrations = {
               "  owner TEXT NOT NULL,"
               "  spec TEXT NOT NULL,"  // server/service_config.h, service_to_json
               "  created_us INTEGER NOT NULL);"},
+    // A share job's share of its one GPU (docs/live.md, "Sharing a GPU"), beside its allocation:
+    // what a restart holds again for it. 0 = whole GPUs (every job stored before).
+    Migration{12, "a share job's milli-GPU and GPU memory bytes",
+              "ALTER TABLE jobs ADD COLUMN share_milli INTEGER NOT NULL DEFAULT 0;"
+              "ALTER TABLE jobs ADD COLUMN share_bytes INTEGER NOT NULL DEFAULT 0;"},
 };
 
 }  // namespace
