@@ -76,6 +76,30 @@ TEST_F(GpuSharesTest, TwoHalvesShareOneGpuThatLeavesAndReturnsToTheFreeCounts) {
   EXPECT_TRUE(s.check_invariants().is_ok()) << s.check_invariants().message();
 }
 
+// Shares meet the cordon (a drained node): a cordoned node takes no new share, its shared GPU stays
+// out of the free counts when its last share leaves, and uncordon brings back only GPUs neither
+// held nor shared. Node 0 holds GPUs 0 and 1.
+TEST_F(GpuSharesTest, ACordonedNodeKeepsItsSharesAndGivesNothingBackUntilUncordoned) {
+  state::ClusterState s = make();
+  ASSERT_TRUE(s.start_share(JobId(0), GpuId(0), 500, 10 * kGib, Time::zero()).is_ok());
+  ASSERT_TRUE(s.start_share(JobId(1), GpuId(1), 500, 10 * kGib, Time::zero()).is_ok());
+  EXPECT_EQ(s.free_gpus(), 2u);  // node 1's two GPUs
+  ASSERT_TRUE(s.cordon(NodeId(0)).is_ok());
+  EXPECT_EQ(s.free_gpus(), 2u);  // node 0 had nothing free to withdraw
+  EXPECT_EQ(s.start_share(JobId(2), GpuId(0), 100, 0, Time::zero()).code(), ErrorCode::kConflict);
+  ASSERT_TRUE(s.finish(JobId(0), Time::from_seconds(5)).is_ok());
+  EXPECT_EQ(s.free_gpus(), 2u);  // GPU 0's last share left, but its node is cordoned
+  EXPECT_EQ(s.node_free(NodeId(0)), 0u);
+  EXPECT_FALSE(s.gpu_free(GpuId(0)));
+  EXPECT_TRUE(s.check_invariants().is_ok()) << s.check_invariants().message();
+  ASSERT_TRUE(s.uncordon(NodeId(0)).is_ok());
+  EXPECT_EQ(s.node_free(NodeId(0)), 1u);  // GPU 0 only: GPU 1 is still shared by job 1
+  EXPECT_EQ(s.free_gpus(), 3u);
+  EXPECT_TRUE(s.gpu_free(GpuId(0)));
+  EXPECT_FALSE(s.gpu_free(GpuId(1)));
+  EXPECT_TRUE(s.check_invariants().is_ok()) << s.check_invariants().message();
+}
+
 TEST_F(GpuSharesTest, MemoryNeverOverCommitsAndMilliNeverPasses1000) {
   state::ClusterState s = make();
   ASSERT_TRUE(s.start_share(JobId(0), GpuId(1), 250, 60 * kGib, Time::zero()).is_ok());
