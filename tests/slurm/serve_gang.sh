@@ -75,13 +75,16 @@ for _ in $(seq 40); do [ "$(job_json "$held" | py 'print(j.get("executor_wait"))
   fail "boreas jobs shows '$(cli jobs -o id,nodelist | grep "^ *$held ")'"
 # Slurm may move its reason on (Priority -> Resources) between squeue and here: /metrics must show,
 # counted once, the reason the API shows for the job at the same moment.
+# (The scrape is read whole before grep: `curl | grep -q` under pipefail fails when grep exits
+# before curl has written everything, which made this check flaky.)
 for _ in $(seq 40); do
   now=$(job_json "$held" | py 'print(j.get("executor_wait", "")[len("Slurm: "):])')
-  curl -sf "$URL/metrics" | grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$now\"} 1" && break
+  scrape=$(curl -sf "$URL/metrics")
+  grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$now\"} 1" <<<"$scrape" && break
   sleep 0.05
 done
-curl -sf "$URL/metrics" | grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$now\"} 1" ||
-  fail "/metrics: $(curl -sf "$URL/metrics" | grep executor_waiting), want reason $now (the API's) once"
+grep -qx "boreas_executor_waiting_jobs{executor=\"Slurm\",reason=\"$now\"} 1" <<<"$scrape" ||
+  fail "/metrics: $(grep executor_waiting <<<"$scrape"), want reason $now (the API's) once"
 # Until Slurm runs it, its start is Boreas's launch (the release); keep it pending 2 s past that.
 released_us=$(job_json "$held" | py 'print(j["start_us"])')
 sleep "$(awk -v r="$released_us" -v now="$(date +%s.%N)" 'BEGIN { w = r / 1e6 + 2 - now; print (w > 0 ? w : 0) }')"
