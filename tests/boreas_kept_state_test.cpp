@@ -14,6 +14,7 @@
 #include "policy/placement.h"
 #include "policy/round_free.h"
 #include "state/cluster_view.h"
+#include "support/arrivals.h"
 #include "support/cluster_builder.h"
 
 namespace boreas {
@@ -85,11 +86,8 @@ void run_checked(uint32_t seed, Counts& counts) {
   state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
   for (int64_t t = 0; t < 120; ++t) {
     const Time now = Time::from_seconds(t);
-    for (uint32_t j = 0; j < s.job_count(); ++j) {
-      if (jobs.jobs()[j].submit == now) {
-        ASSERT_TRUE(s.submit(JobId(j), now).is_ok());
-      }
-    }
+    const Status arrived = testing::submit_arrivals(s, jobs.jobs(), now);
+    ASSERT_TRUE(arrived.is_ok()) << arrived.message();
     const state::ClusterView view(s, now);
     const Status usage = scheduler.check_usage(view);
     ASSERT_TRUE(usage.is_ok()) << "seed " << seed << " before the round at " << t << " s: " << usage.message();

@@ -16,6 +16,7 @@
 #include "policy/placement.h"
 #include "policy/preemption.h"
 #include "state/cluster_view.h"
+#include "support/arrivals.h"
 #include "support/cluster_builder.h"
 
 namespace boreas {
@@ -284,11 +285,8 @@ void compare_run(uint32_t seed, const PlacementFactory& make, RunCounts& counts)
   state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
   for (int64_t t = 0; t < 120; ++t) {
     const Time now = Time::from_seconds(t);
-    for (uint32_t j = 0; j < s.job_count(); ++j) {
-      if (jobs.jobs()[j].submit == now) {
-        ASSERT_TRUE(s.submit(JobId(j), now).is_ok());
-      }
-    }
+    const Status arrived = testing::submit_arrivals(s, jobs.jobs(), now);
+    ASSERT_TRUE(arrived.is_ok()) << arrived.message();
     const state::ClusterView view(s, now);
     const policy::Plan a = full.schedule(view), b = proved.schedule(view);
     ASSERT_EQ(plan_text(a), plan_text(b)) << "seed " << seed << " at " << t << " s";
