@@ -1,8 +1,10 @@
 # Fails when a module includes a header from a module it may not use (docs/ARCHITECTURE.md).
 # Inputs: SRC (the src/ folder), RULES ("mod=dep1,dep2|mod2@dir/sub=..."), STAMP (file to touch on
 # success). A module's folder is src/<mod> unless the rule names it (`server_store@server/store`).
+# OWNED (optional, "header.h=mod|..."): system headers only that module may include (sqlite3.h: the store).
 string(REPLACE "|" ";" rules "${RULES}")
 set(known "")
+string(REPLACE "|" ";" owned "${OWNED}")
 foreach(rule ${rules})
   string(REGEX MATCH "^[^=@]+" m "${rule}")
   set(dir ${m})
@@ -43,6 +45,15 @@ foreach(rule ${rules})
     if(NOT file_owner STREQUAL module)
       continue()  # a nested module's file, checked under its own rule
     endif()
+    foreach(pair ${owned})
+      string(REGEX REPLACE "=.*" "" header "${pair}")
+      string(REGEX REPLACE ".*=" "" header_owner "${pair}")
+      string(REPLACE "." "[.]" header_re "${header}")
+      file(STRINGS ${f} owned_lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]${header_re}[\">]")
+      if(owned_lines AND NOT module STREQUAL header_owner)
+        list(APPEND failures "src/${rel}: only module '${header_owner}' may include <${header}>")
+      endif()
+    endforeach()
     # "mod/x.h", <mod/x.h> and "../mod/x.h" alike: src/ is on every module's include path.
     file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]([.][.]/)*[a-z_]+/")
     foreach(line ${lines})

@@ -64,7 +64,8 @@ function(boreas_check_layering)
   set(stamp ${PROJECT_BINARY_DIR}/layering.stamp)
   add_custom_command(
     OUTPUT ${stamp}
-    COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR}/src "-DRULES=${rules_arg}" -DSTAMP=${stamp}
+    COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR}/src "-DRULES=${rules_arg}" -DOWNED=sqlite3.h=server_store
+            -DSTAMP=${stamp}
             -P ${PROJECT_SOURCE_DIR}/cmake/CheckLayering.cmake
     DEPENDS ${all_sources} ${PROJECT_SOURCE_DIR}/cmake/CheckLayering.cmake
     COMMENT "Checking module layering"

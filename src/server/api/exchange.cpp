@@ -7,7 +7,7 @@
 #include "server/api/http_api.h"
 #include "server/api/http_util.h"
 #include "server/jobs/job_json.h"
-#include "server/jobs/job_records.h"
+#include "server/store/audit_rows.h"
 
 namespace boreas::server {
 namespace {

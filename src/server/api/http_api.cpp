@@ -8,7 +8,7 @@
 
 #include "server/api/http_console.h"
 #include "server/api/http_services.h"
-#include "server/jobs/job_records.h"
+#include "server/store/audit_rows.h"
 
 namespace boreas::server {
 namespace {
