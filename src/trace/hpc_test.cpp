@@ -74,6 +74,23 @@ TEST(SlurmReader, StepsAreExcludedAndBadTresIsLocated) {
             "fix the line or pass --on-error=skip to skip bad lines");
 }
 
+// sacct writes TRES memory with a binary unit, with two decimals when not whole (core/size_units.h).
+TEST(SlurmReader, TresMemoryTakesSlurmSizes) {
+  SymbolTable symbols;
+  for (const auto& [tres, mib] : std::vector<std::pair<std::string, int64_t>>{
+           {"mem=187.50G", 192000}, {"mem=4000M", 4000}, {"mem=16g", 16384}, {"mem=2048", 2048}, {"mem=1536K", 2}}) {
+    JobSpec job;
+    EXPECT_FALSE(read_tres(tres, "ReqTRES", job, symbols).has_value()) << tres;
+    EXPECT_EQ(job.memory_mib, mib) << tres;
+  }
+  JobSpec job;
+  const auto bad = read_tres("cpu=2,mem=lots", "ReqTRES", job, symbols);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_NE(bad->message().find("field 'ReqTRES' entry 'mem'"), std::string::npos) << bad->message();
+  EXPECT_NE(bad->message().find("'lots'"), std::string::npos) << bad->message();
+  EXPECT_TRUE(read_tres("mem=-4G", "ReqTRES", job, symbols).has_value());
+}
+
 TEST(SwfReader, ReadsTheSampleAndExcludesUnknownRunTimes) {
   ReadReport report;
   auto r = read_trace_file(kFixtures + "sample.swf", {}, &report);

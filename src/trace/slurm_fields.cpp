@@ -3,28 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "core/size_units.h"
+
 namespace boreas::trace {
-namespace {
-
-std::optional<int64_t> memory_mib(std::string_view s) {
-  int64_t scale_kib = 1024;
-  if (!s.empty()) {
-    switch (s.back()) {
-      case 'K': scale_kib = 1; break;
-      case 'M': scale_kib = 1024; break;
-      case 'G': scale_kib = 1024 * 1024; break;
-      case 'T': scale_kib = int64_t{1024} * 1024 * 1024; break;
-      default: scale_kib = 0;
-    }
-  }
-  const auto v = parse_double(scale_kib == 0 ? s : s.substr(0, s.size() - 1));
-  if (!v || *v < 0 || *v > 1e15) {
-    return std::nullopt;
-  }
-  return static_cast<int64_t>(*v * static_cast<double>(scale_kib == 0 ? 1024 : scale_kib) / 1024.0);
-}
-
-}  // namespace
 
 std::optional<RowError> read_tres(std::string_view tres, std::string_view field, JobSpec& job,
                                   SymbolTable& symbols) {
@@ -51,8 +32,9 @@ std::optional<RowError> read_tres(std::string_view tres, std::string_view field,
       }
       job.cpu_milli = n * 1000;
     } else if (key == "mem") {
-      const auto mib = memory_mib(value);
-      if (!mib) {
+      // sacct prints TRES sizes with decimals when they are not whole ("187.50G").
+      const auto mib = parse_size_mib(value, SizeNumber::kDecimal);
+      if (!mib.is_ok()) {
         return field_error(what, "a size like 64G, 4000M or 512K", value);
       }
       job.memory_mib = *mib;

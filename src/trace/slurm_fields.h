@@ -12,7 +12,7 @@
 namespace boreas::trace {
 
 // Sets gpus (gres/gpu=N), gpu_types (gres/gpu:TYPE=N, '|'-joined), cpu_milli (cpu=N) and
-// memory_mib (mem=N with K/M/G/T suffix; M when none).
+// memory_mib (mem=N with a K/M/G/T suffix, decimals allowed; M when none: core/size_units.h).
 std::optional<RowError> read_tres(std::string_view tres, std::string_view field, JobSpec& job,
                                   SymbolTable& symbols);
 

@@ -1,8 +1,9 @@
 #include "server/jobs/resource_request.h"
 
-#include <cctype>
 #include <cmath>
 #include <string>
+
+#include "core/size_units.h"
 
 namespace boreas::server {
 namespace {
@@ -13,39 +14,6 @@ constexpr int64_t kMaxMemoryMib = int64_t{1} << 30;  // 1 PiB
 Status size_error(const std::string& field, const std::string& what) {
   return invalid_argument("$." + field + ": " + what +
                           "; give MiB as an integer, or a size such as \"512M\", \"4G\" or \"1T\"");
-}
-
-// "4G" → 4096 (MiB); units K, M, G, T, optionally followed by "iB" or "B"; none = MiB.
-Result<int64_t> parse_size_text(const std::string& text, const std::string& field) {
-  const auto memory_error = [&field](const std::string& what) { return size_error(field, what); };
-  size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])) != 0) {
-    ++digits;
-  }
-  if (digits == 0 || digits > 12) {
-    return memory_error("`" + text + "` does not start with a whole number");
-  }
-  const int64_t n = std::stoll(text.substr(0, digits));
-  std::string unit = text.substr(digits);
-  for (const char* suffix : {"iB", "B"}) {
-    if (unit.size() > 1 && unit.ends_with(suffix)) {
-      unit.resize(unit.size() - std::string(suffix).size());
-      break;
-    }
-  }
-  if (unit.empty() || unit == "M" || unit == "m") {
-    return n;
-  }
-  if (unit == "K" || unit == "k") {
-    return (n + 1023) / 1024;
-  }
-  if (unit == "G" || unit == "g") {
-    return n * 1024;
-  }
-  if (unit == "T" || unit == "t") {
-    return n * 1024 * 1024;
-  }
-  return memory_error("unknown unit `" + unit + "` in `" + text + "`");
 }
 
 }  // namespace
@@ -69,10 +37,10 @@ Result<int64_t> read_size_mib(const nlohmann::json& v, const std::string& field,
   if (v.is_number_unsigned()) {
     mib = v.get<uint64_t>() > static_cast<uint64_t>(max_mib) ? max_mib + 1 : v.get<int64_t>();
   } else if (v.is_string()) {
-    mib = parse_size_text(v.get<std::string>(), field);
+    mib = parse_size_mib(v.get<std::string>());
   }
   if (!mib.is_ok()) {
-    return mib.status();
+    return v.is_string() ? size_error(field, mib.status().message()) : mib.status();
   }
   if (*mib < 1 || *mib > max_mib) {
     return size_error(field, v.dump() + " is out of range (" + range + ")");
