@@ -12,6 +12,7 @@
 
 #include "cli/client.h"
 #include "cli/job_table.h"
+#include "core/job_states.h"
 
 namespace boreas::cli {
 namespace {
@@ -145,7 +146,7 @@ void add_jobs(CLI::App& app, Runner& runner) {
   add_common(cmd, *a);
   cmd->add_flag("-a,--all", j->all, "Every job, ended ones too (default: pending, running, preempted)");
   cmd->add_option("-t,--state,--states", j->states,
-                  "Only these states, comma-separated: pending, running, preempted, completed, failed, cancelled");
+                  "Only these states, comma-separated: " + job_state_names());
   cmd->add_option("-u,--user,--owner", j->user, "Only this user's jobs (the token's name)");
   cmd->add_option("-A,--account,--queue", j->queue, "Only this queue");
   cmd->add_option("-n,--name", j->name, "Only jobs of this name");
@@ -261,7 +262,8 @@ int run_logs(const ClientArgs& a, const LogsArgs& l) {
     std::cout << data << std::flush;
     offset = (*r)["next_offset"].get<uint64_t>();
     const std::string state = (*r)["state"].get<std::string>();
-    const bool active = state == "pending" || state == "running" || state == "preempted";
+    const auto parsed = parse_job_state(state);
+    const bool active = parsed && !is_terminal(*parsed);
     if (offset < (*r)["size"].get<uint64_t>()) {
       continue;  // more than one chunk
     }

@@ -7,6 +7,7 @@
 
 #include "cli/client.h"
 #include "core/duration.h"
+#include "core/job_states.h"
 
 namespace boreas::cli {
 namespace {
@@ -14,8 +15,6 @@ namespace {
 using nlohmann::json;
 using Cell = std::function<std::string(const json&, int64_t)>;
 
-constexpr std::array kStates = {"pending", "running", "preempted", "completed", "failed", "cancelled"};
-constexpr std::array kActive = {"pending", "running", "preempted"};
 
 int64_t field_us(const json& job, const char* key) {
   return job.contains(key) && job[key].is_number() ? job[key].get<int64_t>() : 0;
@@ -141,14 +140,19 @@ std::vector<std::string> job_cells(const json& job, const std::vector<JobColumn>
 }
 
 Result<std::vector<std::string>> states_to_show(const std::string& states, bool all) {
-  if (states.empty()) {
-    return all ? std::vector<std::string>() : std::vector<std::string>(kActive.begin(), kActive.end());
-  }
   std::vector<std::string> out;
+  if (states.empty()) {
+    for (const JobStateName& s : kJobStateNames) {
+      if (!all && !is_terminal(s.state)) {
+        out.emplace_back(s.name);
+      }
+    }
+    return out;
+  }
   for (const std::string& s : split(lower(states))) {
-    if (std::find(kStates.begin(), kStates.end(), s) == kStates.end()) {
+    if (!parse_job_state(s)) {
       return invalid_argument("--state " + terminal_safe(states) + ": unknown state `" + terminal_safe(s) +
-                              "`; valid states: pending, running, preempted, completed, failed, cancelled");
+                              "`; valid states: " + job_state_names());
     }
     out.push_back(s);
   }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/job_states.h"
+
 namespace boreas {
 
 std::string_view to_string(JobKind kind) {
@@ -26,19 +28,10 @@ std::optional<JobKind> parse_job_kind(std::string_view s) {
 }
 
 std::string_view to_string(JobState state) {
-  switch (state) {
-    case JobState::kPending:
-      return "pending";
-    case JobState::kRunning:
-      return "running";
-    case JobState::kPreempted:
-      return "preempted";
-    case JobState::kCompleted:
-      return "completed";
-    case JobState::kFailed:
-      return "failed";
-    case JobState::kCancelled:
-      return "cancelled";
+  for (const JobStateName& s : kJobStateNames) {
+    if (s.state == state) {
+      return s.name;
+    }
   }
   return "unknown";
 }

@@ -2,8 +2,25 @@
 
 #include <gtest/gtest.h>
 
+#include "core/job_states.h"
+
 namespace boreas {
 namespace {
+
+TEST(JobState, NamesRoundTripAndNothingElseParses) {
+  for (const JobStateName& s : kJobStateNames) {
+    EXPECT_EQ(to_string(s.state), s.name);
+    EXPECT_EQ(parse_job_state(s.name), s.state);
+  }
+  EXPECT_EQ(parse_job_state("cancelled"), JobState::kCancelled);
+  for (const char* bad : {"", "Running", "runing", "canceled", "pending ", "ended"}) {
+    EXPECT_FALSE(parse_job_state(bad).has_value()) << bad;
+  }
+  EXPECT_EQ(job_state_names(), "pending, running, preempted, completed, failed, cancelled");
+  // Active states first: the CLI's default listing takes the table up to the first ended state.
+  EXPECT_FALSE(is_terminal(kJobStateNames[2].state));
+  EXPECT_TRUE(is_terminal(kJobStateNames[3].state));
+}
 
 TEST(JobState, LegalTransitions) {
   EXPECT_TRUE(can_transition(JobState::kPending, JobState::kRunning));

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/job_states.h"
 #include "server/api/exchange.h"
 #include "server/api/http_api.h"
 #include "server/api/http_util.h"
@@ -18,15 +19,10 @@ using nlohmann::json;
 
 // Empty (any) or one of JobState's names.
 Status check_state_name(const std::string& state) {
-  std::string known;
-  for (JobState st : {JobState::kPending, JobState::kRunning, JobState::kPreempted, JobState::kCompleted,
-                      JobState::kFailed, JobState::kCancelled}) {
-    if (state.empty() || state == to_string(st)) {
-      return Status::ok();
-    }
-    known += (known.empty() ? "" : ", ") + std::string(to_string(st));
+  if (state.empty() || parse_job_state(state)) {
+    return Status::ok();
   }
-  return invalid_argument("query parameter state=`" + state + "`: unknown state; use one of " + known);
+  return invalid_argument("query parameter state=`" + state + "`: unknown state; use one of " + job_state_names());
 }
 
 // GET /v1/jobs?state=&queue=&owner=&after=ID&limit=N (docs/api/openapi.yaml).

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "core/job_states.h"
 #include "server/driver/controller.h"
 #include "server/jobs/job_records.h"
 
@@ -17,7 +18,10 @@ bool matches(const LiveJob& j, const JobQuery& q) {
          (q.queue.empty() || q.queue == j.request.queue) && (q.owner.empty() || q.owner == j.owner);
 }
 
-bool is_ended_state(const std::string& s) { return s == "completed" || s == "failed" || s == "cancelled"; }
+bool is_ended_state(const std::string& s) {
+  const auto state = parse_job_state(s);
+  return state && is_terminal(*state);
+}
 
 }  // namespace
 

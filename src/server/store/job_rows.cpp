@@ -1,5 +1,7 @@
 #include "server/store/job_rows.h"
 
+#include "core/job_states.h"
+
 namespace boreas::server {
 namespace {
 
@@ -7,23 +9,14 @@ constexpr const char* kColumns =
     "SELECT id, spec, queue, owner, state, reason, allocation, pid, proc_start, submit_us, start_us, end_us, "
     "attempts, COALESCE(exit_code, -1), restarts, preemptions, ran_us, COALESCE(idempotency_key, ''), "
     "share_milli, share_bytes FROM jobs ";
-// Spelled as migration 9's partial index jobs_ended_by_end spells it, so SQLite uses the index.
+// The ended states (is_terminal), spelled as migration 9's partial index jobs_ended_by_end spells
+// them, so SQLite uses the index; rows_test checks they are the table's ended states.
 constexpr const char* kEnded = "('completed', 'failed', 'cancelled')";
-
-std::optional<JobState> parse_state(const std::string& s) {
-  for (JobState st : {JobState::kPending, JobState::kRunning, JobState::kPreempted, JobState::kCompleted,
-                      JobState::kFailed, JobState::kCancelled}) {
-    if (to_string(st) == s) {
-      return st;
-    }
-  }
-  return std::nullopt;
-}
 
 Result<JobRow> row_from(const SqlRow& r) {
   JobRow row;
   row.id = static_cast<uint32_t>(as_int(r[0]));
-  auto state = parse_state(as_text(r[4]));
+  auto state = parse_job_state(as_text(r[4]));
   if (!state) {
     return internal_error("store: job " + std::to_string(row.id) + ": unknown state `" + as_text(r[4]) +
                           "`; the store may be damaged");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/job_states.h"
 #include "server/store/audit_rows.h"
 #include "server/store/job_rows.h"
 #include "server/store/node_rows.h"
@@ -212,6 +213,27 @@ TEST_F(Rows, EndedJobsPageByIdAndFilter) {
   ASSERT_TRUE(store_->write_sync({{delete_job_row(JobId(6))}}).is_ok());
   EXPECT_EQ(*max_job_id(*store_), 5u);
   EXPECT_EQ(count_ended_jobs(*store_)->at({"completed", "a"}), 1);
+}
+
+// The store spells the ended states in its SQL (as its index does): they must be is_terminal's.
+TEST_F(Rows, EveryStateIsEndedInTheStoreExactlyWhenTerminal) {
+  Mutation rows;
+  uint32_t id = 0;
+  for (const JobStateName& s : kJobStateNames) {
+    rows.statements.push_back(insert_job_statement(job(++id, s.state, "a", "ann")));
+  }
+  ASSERT_TRUE(store_->write_sync(std::move(rows)).is_ok());
+  auto ended = read_ended_job_rows(*store_, JobQuery{});
+  auto active = read_active_job_rows(*store_);
+  ASSERT_TRUE(ended.is_ok() && active.is_ok());
+  std::vector<uint32_t> terminal, not_terminal;
+  id = 0;
+  for (const JobStateName& s : kJobStateNames) {
+    (is_terminal(s.state) ? terminal : not_terminal).push_back(++id);
+  }
+  EXPECT_EQ(ids_of(*ended), terminal);
+  EXPECT_EQ(ids_of(*active), not_terminal);
+  EXPECT_EQ(count_ended_jobs(*store_)->size(), terminal.size());
 }
 
 TEST_F(Rows, AJobRowWithAnUnknownStateIsReadLoud) {
