@@ -10,28 +10,20 @@
 #include <thread>
 
 #include "server/api/tokens.h"
-#include "server/exec/local_executor.h"
 #include "server/services/service_manager.h"
+#include "server/testing/controller_fixture.h"
 #include "server/testing/fake_gpu_probe.h"
-#include "server/testing/test_cluster.h"
-#include "server/testing/test_util.h"
 
 namespace boreas::server {
 namespace {
 
-class ApiTest : public ::testing::Test {
+class ApiTest : public ControllerFixture {
  protected:
   void SetUp() override {
-    auto s = Store::open(dir_.path() + "/boreas.db");
-    ASSERT_TRUE(s.is_ok());
-    store_ = std::move(*s);
-    executor_ = std::make_unique<LocalExecutor>(
-        LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(200), {"PATH=/usr/bin:/bin"}, true});
-    ctl_ = std::make_unique<Controller>(
-        ControllerConfig{test_cluster(2, 4), test_scheduler(), std::nullopt, Duration::millis(5), wall_clock}, *store_,
-        *executor_, metrics_);
-    ASSERT_TRUE(ctl_->recover().is_ok());
-    ctl_->start();
+    start_controller(test_cluster(2, 4));
+    if (HasFatalFailure()) {
+      return;
+    }
     services_ = std::make_unique<ServiceManager>(*ctl_, *store_, metrics_, ServiceManagerOptions{.clock = wall_clock});
     ApiOptions options;
     options.allow_root_jobs = true;
@@ -46,12 +38,11 @@ class ApiTest : public ::testing::Test {
     token_ = t->token;
   }
   void TearDown() override {
-    for (const LiveJob& j : ctl_->jobs()) {
-      (void)ctl_->cancel("root", j.id);
+    if (server_.joinable()) {
+      api_->stop();
+      server_.join();
     }
-    api_->stop();
-    server_.join();
-    ctl_->stop();
+    ControllerFixture::TearDown();
   }
   httplib::Result send(const std::string& method, const std::string& path, bool auth,
                        const std::string& body = "{}") {
@@ -75,11 +66,6 @@ class ApiTest : public ::testing::Test {
     return j->id.value();
   }
 
-  TempDir dir_;
-  MetricsRegistry metrics_;
-  std::unique_ptr<Store> store_;
-  std::unique_ptr<LocalExecutor> executor_;
-  std::unique_ptr<Controller> ctl_;
   std::unique_ptr<ServiceManager> services_;
   std::unique_ptr<ApiServer> api_;
   std::thread server_;

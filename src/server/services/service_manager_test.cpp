@@ -8,34 +8,18 @@
 
 #include <thread>
 
-#include "server/exec/local_executor.h"
 #include "server/services/service_records.h"
-#include "server/testing/test_cluster.h"
-#include "server/testing/test_util.h"
+#include "server/testing/controller_fixture.h"
 
 namespace boreas::server {
 namespace {
 
-class ServiceManagerTest : public ::testing::Test {
+class ServiceManagerTest : public ControllerFixture {
  protected:
-  void SetUp() override {
-    auto s = Store::open(dir_.path() + "/boreas.db");
-    ASSERT_TRUE(s.is_ok());
-    store_ = std::move(*s);
-    executor_ = std::make_unique<LocalExecutor>(
-        LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(200), {"PATH=/usr/bin:/bin"}, true});
-    ctl_ = std::make_unique<Controller>(
-        ControllerConfig{test_cluster(1, 4), test_scheduler(), std::nullopt, Duration::millis(5), wall_clock},
-        *store_, *executor_, metrics_);
-    ASSERT_TRUE(ctl_->recover().is_ok());
-    ctl_->start();
-  }
+  void SetUp() override { start_controller(test_cluster(1, 4)); }
   void TearDown() override {
     services_.reset();
-    for (const LiveJob& j : ctl_->jobs()) {
-      (void)ctl_->cancel("root", j.id);
-    }
-    ctl_->stop();
+    ControllerFixture::TearDown();
   }
   // A new manager over the same controller and store, as after a daemon restart.
   void restart_manager() {
@@ -64,12 +48,7 @@ class ServiceManagerTest : public ::testing::Test {
     return out;
   }
 
-  TempDir dir_;
-  MetricsRegistry metrics_;
   std::unique_ptr<MetricsRegistry> registry_;
-  std::unique_ptr<Store> store_;
-  std::unique_ptr<LocalExecutor> executor_;
-  std::unique_ptr<Controller> ctl_;
   std::unique_ptr<ServiceManager> services_;
 };
 
