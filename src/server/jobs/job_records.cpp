@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/results.h"
 #include "server/jobs/job_json.h"
 
 namespace boreas::server {
@@ -111,16 +112,7 @@ Result<std::vector<LiveJob>> jobs_of(Result<std::vector<JobRow>> rows) {
   if (!rows.is_ok()) {
     return rows.status();
   }
-  std::vector<LiveJob> jobs;
-  jobs.reserve(rows->size());
-  for (JobRow& r : *rows) {
-    auto j = job_from_row(std::move(r));
-    if (!j.is_ok()) {
-      return j.status();
-    }
-    jobs.push_back(std::move(*j));
-  }
-  return jobs;
+  return collect_results<LiveJob>(*rows, [](JobRow& r) { return job_from_row(std::move(r)); });
 }
 
 Result<std::optional<LiveJob>> job_of(Result<std::optional<JobRow>> row) {

@@ -5,18 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "server/jobs/job_json.h"
-#include "server/testing/test_util.h"
+#include "server/testing/store_fixture.h"
 
 namespace boreas::server {
 namespace {
 
-class JobRecords : public ::testing::Test {
+class JobRecords : public StoreFixture {
  protected:
-  void SetUp() override {
-    auto s = Store::open(dir_.path() + "/boreas.db");
-    ASSERT_TRUE(s.is_ok()) << s.status().message();
-    store_ = std::move(*s);
-  }
   LiveJob job(uint32_t id) {
     LiveJob j;
     j.id = JobId(id);
@@ -25,8 +20,6 @@ class JobRecords : public ::testing::Test {
     j.submit = Time::from_micros(10);
     return j;
   }
-  TempDir dir_;
-  std::unique_ptr<Store> store_;
 };
 
 TEST_F(JobRecords, ALiveJobReadsBackAsWritten) {

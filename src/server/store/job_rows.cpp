@@ -1,6 +1,7 @@
 #include "server/store/job_rows.h"
 
 #include "core/job_states.h"
+#include "core/results.h"
 
 namespace boreas::server {
 namespace {
@@ -48,16 +49,7 @@ Result<std::vector<JobRow>> read_where(Store& store, const std::string& where, s
   if (!rows.is_ok()) {
     return rows.status();
   }
-  std::vector<JobRow> out;
-  out.reserve(rows->size());
-  for (const SqlRow& r : *rows) {
-    auto row = row_from(r);
-    if (!row.is_ok()) {
-      return row.status();
-    }
-    out.push_back(std::move(*row));
-  }
-  return out;
+  return collect_results<JobRow>(*rows, row_from);
 }
 
 Result<std::optional<JobRow>> first_of(Result<std::vector<JobRow>> rows) {

@@ -11,7 +11,7 @@
 #include "server/store/node_rows.h"
 #include "server/store/service_rows.h"
 #include "server/store/token_rows.h"
-#include "server/testing/test_util.h"
+#include "server/testing/store_fixture.h"
 
 namespace boreas::server {
 namespace {
@@ -39,16 +39,7 @@ std::vector<uint32_t> ids_of(const std::vector<JobRow>& rows) {
   return ids;
 }
 
-class Rows : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto s = Store::open(dir_.path() + "/boreas.db");
-    ASSERT_TRUE(s.is_ok()) << s.status().message();
-    store_ = std::move(*s);
-  }
-  TempDir dir_;
-  std::unique_ptr<Store> store_;
-};
+using Rows = StoreFixture;
 
 TEST_F(Rows, TokenNamesStayUniqueAndRowsReadBack) {
   const uint64_t generation = store_->tokens_generation();

@@ -1,28 +1,27 @@
 #pragma once
-// A controller over a real store and local executor in a temporary directory, started as the
-// daemon starts it (recover, then start): what the API and service tests build on. TearDown
-// cancels every job and stops the controller; a derived TearDown stops its own parts first.
-
-#include <gtest/gtest.h>
+// A controller over a real store (StoreFixture) and local executor in a temporary directory,
+// started as the daemon starts it (recover, then start): what the API and service tests build on.
+// TearDown cancels every job and stops the controller; a derived TearDown stops its own parts
+// first.
 
 #include <memory>
 
 #include "server/driver/controller.h"
 #include "server/exec/local_executor.h"
-#include "server/store/store.h"
 #include "server/telemetry/metrics.h"
+#include "server/testing/store_fixture.h"
 #include "server/testing/test_cluster.h"
-#include "server/testing/test_util.h"
 
 namespace boreas::server {
 
-class ControllerFixture : public ::testing::Test {
+class ControllerFixture : public StoreFixture {
  protected:
   // fifo on CLUSTER, any queue name, polled every 5 ms; jobs run under DIR/jobs with PATH only.
   void start_controller(const Cluster& cluster) {
-    auto s = Store::open(dir_.path() + "/boreas.db");
-    ASSERT_TRUE(s.is_ok()) << s.status().message();
-    store_ = std::move(*s);
+    open_store();
+    if (HasFatalFailure()) {
+      return;
+    }
     executor_ = std::make_unique<LocalExecutor>(
         LocalExecutorOptions{dir_.path() + "/jobs", Duration::millis(200), {"PATH=/usr/bin:/bin"}, true});
     ctl_ = std::make_unique<Controller>(
@@ -41,9 +40,7 @@ class ControllerFixture : public ::testing::Test {
     ctl_->stop();
   }
 
-  TempDir dir_;
   MetricsRegistry metrics_;
-  std::unique_ptr<Store> store_;
   std::unique_ptr<LocalExecutor> executor_;
   std::unique_ptr<Controller> ctl_;
 };
