@@ -38,11 +38,36 @@ Result<LiveJob> job_from_row(JobRow&& r) {
   return j;
 }
 
+// The columns an update writes (update_job_statement): not the spec, which is serialized only
+// once, at the submit.
+JobRow changed_columns(const LiveJob& j) {
+  JobRow r;
+  r.id = j.id.value();
+  r.state = j.state;
+  r.reason = j.reason;
+  r.allocation = encode_allocation(j.placement);
+  r.pid = j.process.pid;
+  r.proc_start = j.process.start_ticks;
+  r.start_us = j.start.us();
+  r.end_us = j.end.us();
+  r.attempts = j.attempts;
+  r.exit_code = j.exit_code;
+  r.restarts = j.restarts;
+  r.preemptions = j.preemptions;
+  r.ran_us = j.ran.us();
+  r.share_milli = j.share_milli;
+  r.share_bytes = j.share_bytes;
+  return r;
+}
+
 JobRow row_of(const LiveJob& j) {
-  return {j.id.value(), submit_to_json(j.request).dump(), j.request.queue, j.owner, j.state, j.reason,
-          encode_allocation(j.placement), j.process.pid, j.process.start_ticks, j.submit.us(), j.start.us(),
-          j.end.us(), j.attempts, j.exit_code, j.restarts, j.preemptions, j.ran.us(), j.idempotency_key,
-          j.share_milli, j.share_bytes};
+  JobRow r = changed_columns(j);
+  r.spec = submit_to_json(j.request).dump();
+  r.queue = j.request.queue;
+  r.owner = j.owner;
+  r.submit_us = j.submit.us();
+  r.idempotency_key = j.idempotency_key;
+  return r;
 }
 
 }  // namespace
@@ -104,7 +129,9 @@ bool decode_allocation(const std::string& text, std::vector<JobNode>& placement)
 
 SqlStatement insert_job_row(const LiveJob& job) { return insert_job_statement(row_of(job)); }
 
-SqlStatement update_job_row(const LiveJob& job, Time now) { return update_job_statement(row_of(job), now.us()); }
+SqlStatement update_job_row(const LiveJob& job, Time now) {
+  return update_job_statement(changed_columns(job), now.us());
+}
 
 namespace {
 

@@ -43,7 +43,8 @@ struct JobRow {
 
 // A new row: id, spec, queue, owner, state, submit time and idempotency key (the rest default).
 SqlStatement insert_job_statement(const JobRow& row);
-// Every column that changes after the submit, and updated_us = NOW_US, for row.id.
+// Every column that changes after the submit, and updated_us = NOW_US, for row.id; the spec,
+// queue, owner, submit time and key stay as inserted (update reads none of them).
 SqlStatement update_job_statement(const JobRow& row, int64_t now_us);
 SqlStatement delete_job_row(JobId id);
 
