@@ -1,7 +1,8 @@
-// What the preemptive policies keep across rounds equals the same computed from scratch:
+// What the policies keep across rounds equals the same computed from scratch:
 // PriorityScheduler::RunningOrder (last round's order re-keyed and settled) equals a full sort of
-// the running jobs under drifting keys, and GittinsTable's cursor gives index() bit for bit as
-// attained service grows or is lost, caps move and the table refreshes.
+// the running jobs under drifting keys, GittinsTable's cursor gives index() bit for bit as
+// attained service grows or is lost, caps move and the table refreshes, and easy-backfill's
+// PendingList walks exactly the state's pending set.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,9 @@
 
 #include "policy/gittins.h"
 #include "policy/priority_scheduler.h"
+#include "policy/queue_scheduler_pending.h"
+#include "state/cluster_state.h"
+#include "support/cluster_builder.h"
 
 namespace boreas {
 namespace {
@@ -104,6 +108,79 @@ TEST(GittinsCursorProperty, EqualsTheIndexFromScratch) {
   }
   EXPECT_EQ(reads, 20u * 3000u);
   EXPECT_GT(refreshes, 100u);  // the table grew under the cursors
+}
+
+// One random change to the state: a job submitted (in shuffled id order), started on free GPUs,
+// preempted (it waits again), finished or requeued. Returns false when the change drawn had no job.
+bool change_once(state::ClusterState& s, std::vector<JobId>& unsubmitted, Time now, std::mt19937& rng) {
+  std::vector<JobId> running(s.running().begin(), s.running().end());
+  std::vector<JobId> pending(s.pending().begin(), s.pending().end());
+  switch (rng() % 5) {
+    case 0:
+      if (unsubmitted.empty()) {
+        return false;
+      }
+      EXPECT_TRUE(s.submit(unsubmitted.back(), now).is_ok());
+      unsubmitted.pop_back();
+      return true;
+    case 1: {
+      if (pending.empty()) {
+        return false;
+      }
+      const JobId j = pending[rng() % pending.size()];
+      std::vector<GpuId> gpus;
+      for (uint32_t g = 0; g < s.total_gpus() && gpus.size() < s.spec(j).gpus; ++g) {
+        if (s.gpu_free(GpuId(g))) {
+          gpus.push_back(GpuId(g));
+        }
+      }
+      return gpus.size() == s.spec(j).gpus && s.start(j, gpus, now).is_ok();
+    }
+    case 2:
+      return !running.empty() && s.preempt(running[rng() % running.size()], now).is_ok();
+    case 3:
+      return !running.empty() && s.finish(running[rng() % running.size()], now).is_ok();
+    default:
+      return !running.empty() && s.requeue(running[rng() % running.size()], now).is_ok();
+  }
+}
+
+TEST(PendingListProperty, WalksThePendingSetAfterEveryChange) {
+  uint64_t checks = 0, rejoined = 0;
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    const Cluster cluster = testing::uniform_cluster(1, 2, 8);
+    testing::JobListBuilder jobs;
+    for (int i = 0; i < 120; ++i) {
+      jobs.add(0, 1 + rng() % 3, 100);
+    }
+    state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
+    std::vector<JobId> unsubmitted;
+    for (uint32_t j = 0; j < 120; ++j) {
+      unsubmitted.push_back(JobId(j));
+    }
+    std::shuffle(unsubmitted.begin(), unsubmitted.end(), rng);
+    policy::PendingList list;
+    for (int step = 0; step < 500; ++step) {
+      const Time now = Time::from_seconds(step);
+      const uint32_t changes = rng() % 4;  // several changes between two reads, or none
+      for (uint32_t c = 0; c < changes; ++c) {
+        const uint64_t before = s.pending().size();
+        rejoined += change_once(s, unsubmitted, now, rng) && s.pending().size() > before ? 1 : 0;
+      }
+      list.sync(state::ClusterView(s, now));
+      std::vector<JobId> walked;
+      list.walk([&](JobId j) {
+        walked.push_back(j);
+        return true;
+      });
+      const std::vector<JobId> expected(s.pending().begin(), s.pending().end());
+      ASSERT_EQ(walked, expected) << "seed " << seed << " step " << step;
+      checks += 1;
+    }
+  }
+  EXPECT_EQ(checks, 20u * 500u);
+  EXPECT_GT(rejoined, 1000u);  // submits and jobs waiting again: entries in and out of id order
 }
 
 }  // namespace

@@ -63,7 +63,16 @@ class PriorityScheduler final : public Scheduler {
   struct Ranked {
     SortKey key;
     JobId job;
-    bool operator<(const Ranked& o) const { return key != o.key ? key < o.key : job < o.job; }
+    // (key, job) field by field: one pass, where `key != o.key` then `key < o.key` took two.
+    bool operator<(const Ranked& o) const {
+      if (key.primary != o.key.primary) {
+        return key.primary < o.key.primary;
+      }
+      if (key.secondary != o.key.secondary) {
+        return key.secondary < o.key.secondary;
+      }
+      return key.tertiary != o.key.tertiary ? key.tertiary < o.key.tertiary : job < o.job;
+    }
   };
   // Running jobs in rank order: a flat sorted vector walked contiguously. Erasing leaves a stale
   // entry and inserting appends to `added_`; items() drops the one and merges the other once per

@@ -6,10 +6,12 @@
 //                                 cannot delay that reservation (by time limit)
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "policy/placement.h"
+#include "policy/queue_scheduler_pending.h"
 #include "policy/scheduler.h"
 
 namespace boreas::policy {
@@ -32,6 +34,7 @@ class QueueScheduler final : public Scheduler {
     Time shadow = Time::never();  // when the blocked head job can start at the latest
     uint32_t extra = 0;           // GPUs free at `shadow` beyond the head's need
   };
+  bool visit(JobId job, Scratch& scratch, std::optional<Reservation>& reservation, Plan& plan);
   bool try_start(JobId job, Scratch& scratch, Plan& plan);
   Duration limit_of(const JobSpec& job) const;
   Duration limit_of(JobId job, const state::ClusterView& view) const;
@@ -46,6 +49,7 @@ class QueueScheduler final : public Scheduler {
   // Each job's limit in µs, computed once (a spec does not change); -1 = not yet. Backfilling
   // reads it for every waiting job in every round that holds a reservation.
   mutable std::vector<int64_t> limit_us_;
+  PendingList pending_;  // easy-backfill's walk
 };
 
 }  // namespace boreas::policy

@@ -66,6 +66,9 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
       pending_by_size_[own].erase(bucket);
     }
   }
+  if (own < alone_stale_.size()) {
+    alone_stale_[own] = 1;
+  }
   const JobState now = state.record(job).state;
   const bool waits = now == JobState::kPending || now == JobState::kPreempted;  // both are in pending()
   where_[j] = waits ? Where::kPending : now == JobState::kRunning ? Where::kRunning : Where::kNone;
@@ -85,6 +88,8 @@ void QuotaAudit::sync(const state::ClusterState& state) {
     pending_.assign(guaranteed_.size(), {});
     pending_gpus_.assign(guaranteed_.size(), 0);
     pending_by_size_.assign(guaranteed_.size(), {});
+    alone_owed_.assign(guaranteed_.size(), 0);
+    alone_stale_.assign(guaranteed_.size(), 1);
     where_.assign(state.job_count(), Where::kNone);
     for (JobId j : state.running()) {
       move(j, state);
@@ -178,7 +183,7 @@ uint64_t QuotaAudit::owed_alone(uint32_t q, const state::ClusterState& state) {
 // Only gangs whose own queue still has unused guarantee (used + wanted < G) can fit, and wanted
 // only grows, so the walk merges just those queues' pending gangs in arrival order and drops a
 // queue once it is full: the same gangs, in the same order, as a walk over the whole pending set.
-// Roots without children are counted apart (owed_alone).
+// Roots without children are counted apart (owed_alone), each again only once a job of it moved.
 uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   const std::vector<uint64_t>& used = used_;
   const std::vector<std::set<JobId>>& pending = pending_;
@@ -189,9 +194,12 @@ uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   uint64_t total = 0;
   for (uint32_t q = 0; q < guaranteed_.size(); ++q) {
     if (alone_[q]) {
-      const uint64_t owed = owed_alone(q, state);
-      wanted_[q] += owed;
-      total += owed;
+      if (alone_stale_[q]) {  // its count depends only on its own jobs
+        alone_owed_[q] = owed_alone(q, state);
+        alone_stale_[q] = 0;
+      }
+      wanted_[q] += alone_owed_[q];
+      total += alone_owed_[q];
     } else if (open(q) && !pending[q].empty()) {
       heads.emplace(pending[q].begin()->value(), q);
     }

@@ -8,7 +8,8 @@
 // journal (a job moves when its lifecycle state changes), so one observe costs the journal entries
 // since the last call plus the pending gangs of the queues that still have unused guarantee; a
 // root queue without children is counted on its own, skipping the gangs too large for its unused
-// guarantee through its pending gangs by size.
+// guarantee through its pending gangs by size, and recounted only in instants that moved one of
+// its jobs.
 
 #include <cstdint>
 #include <map>
@@ -61,6 +62,9 @@ class QuotaAudit {
   // by own queue: its pending gangs by size (gang GPUs -> jobs in arrival order)
   std::vector<std::map<uint32_t, std::set<JobId>>> pending_by_size_;
   std::vector<uint8_t> alone_;          // by queue: a root without children
+  // by alone queue: its owed GPUs as last counted, and whether a job of it moved since
+  std::vector<uint64_t> alone_owed_;
+  std::vector<uint8_t> alone_stale_;
   std::vector<Where> where_;
   size_t journal_pos_ = 0;
   uint64_t instance_ = 0;

@@ -33,6 +33,9 @@ void PriorityScheduler::RunningOrder::carry_over(std::span<const JobId> running,
 void PriorityScheduler::RunningOrder::settle() {
   size_t budget = 8 * items_.size() + 64;
   for (size_t i = 1; i < items_.size(); ++i) {
+    if (!(items_[i] < items_[i - 1])) {
+      continue;  // in place: most are, the keys move together
+    }
     const Ranked item = items_[i];
     size_t k = i;
     for (; k > 0 && item < items_[k - 1]; --k) {
