@@ -144,6 +144,9 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   if (is_share_job(job)) {
     return invalid_argument(job_name(job) + " shares a GPU: start it with start_share");
   }
+  if (r.held) {
+    return conflict(job_name(job) + " is held: release it before it starts");
+  }
   BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kRunning).with_context(job_name(job) + ": "));
   BOREAS_RETURN_IF_ERROR(check_gpus(job, gpus));
   mark_running(job, now);
@@ -276,6 +279,7 @@ Status ClusterState::finish(JobId job, Time now, JobState final_state) {
     dequeue(job);
   }
   r.state = final_state;
+  r.held = false;
   r.end = now;
   finished_.push_back(job);
   journal_.push_back(job);
