@@ -91,7 +91,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   for (JobId j : moved) {
     leave_group(j);
     const JobState now = view.record(j).state;
-    if (now == JobState::kPending || now == JobState::kPreempted) {  // both are in pending()
+    if ((now == JobState::kPending || now == JobState::kPreempted) && !view.record(j).held) {  // in pending()
       enter_group(j, view);
     }
   }

@@ -67,7 +67,7 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
     }
   }
   const JobState now = state.record(job).state;
-  const bool waits = now == JobState::kPending || now == JobState::kPreempted;  // both are in pending()
+  const bool waits = (now == JobState::kPending || now == JobState::kPreempted) && !state.record(job).held;  // in pending()
   where_[j] = waits ? Where::kPending : now == JobState::kRunning ? Where::kRunning : Where::kNone;
   if (where_[j] == Where::kRunning) {
     up(own, [&](uint32_t q) { used_[q] += gpus; });
