@@ -8,13 +8,14 @@
 namespace boreas {
 namespace {
 
-class StateTableTest : public ::testing::Test {
- protected:
-  StateTableTest() : cluster_(testing::uniform_cluster(1, 2, 4)) {
-    builder_.add(0, 2, 10).add(0, 4, 5).add(1, 1, 3);
-  }
-  Cluster cluster_;
-  testing::JobListBuilder builder_;
+// Two 4-GPU nodes and three jobs (2, 4 and 1 GPUs), the table the tests borrow.
+struct StateTableTest : ::testing::Test {
+  Cluster cluster_ = testing::uniform_cluster(1, 2, 4);
+  testing::JobListBuilder builder_ = [] {
+    testing::JobListBuilder b;
+    b.add(0, 2, 10).add(0, 4, 5).add(1, 1, 3);
+    return b;
+  }();
 };
 
 JobSpec spec_of(uint32_t gpus, int64_t seconds, bool preemptible = true) {
