@@ -78,9 +78,9 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
   }
 }
 
-// Reads the journal since the last call; a state not seen before is counted from its start.
+// Reads the journal since the last call; the first call counts the state whole.
 void QuotaAudit::sync(const state::ClusterState& state) {
-  if (!synced_ || state.instance() != instance_) {
+  if (!synced_) {
     used_.assign(guaranteed_.size(), 0);
     pending_.assign(guaranteed_.size(), {});
     pending_gpus_.assign(guaranteed_.size(), 0);
@@ -93,7 +93,6 @@ void QuotaAudit::sync(const state::ClusterState& state) {
       move(j, state);
     }
     journal_pos_ = state.journal().size();
-    instance_ = state.instance();
     synced_ = true;
     return;
   }

@@ -1,7 +1,6 @@
 #include "state/cluster_state.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -10,11 +9,6 @@ namespace boreas::state {
 namespace {
 std::string job_name(JobId job) {
   return "job " + std::to_string(job.value());
-}
-
-uint64_t next_instance() {
-  static std::atomic<uint64_t> count{0};
-  return ++count;
 }
 }  // namespace
 
@@ -31,7 +25,6 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
       rack_nodes_(cluster.racks.size()),
       down_(cluster.nodes.size(), 0),
       index_(cluster),
-      instance_(next_instance()),
       share_job_(jobs.size(), 0),
       shares_(cluster.gpu_count()) {
   for (uint32_t i = 0; i < cluster.nodes.size(); ++i) {

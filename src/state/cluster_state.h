@@ -103,9 +103,6 @@ class ClusterState {
   // Running jobs whose rate was set, in order: their progress per second changed, so anything
   // predicted from it (a demotion time) must be predicted again.
   std::span<const JobId> rate_journal() const { return rate_journal_; }
-  // Distinct for every state ever built in this process, so a reader of the journal can tell a
-  // new state (serve builds one per round) from the one it read last.
-  uint64_t instance() const { return instance_; }
 
   uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
   uint32_t free_gpus() const { return free_total_; }  // in service and unheld
@@ -183,7 +180,6 @@ class ClusterState {
   std::vector<JobId> finished_;
   std::vector<JobId> journal_;
   std::vector<JobId> rate_journal_;
-  uint64_t instance_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
   std::vector<uint8_t> cordoned_;  // per node: drained, its unheld GPUs out of the free counts
   std::vector<uint8_t> share_job_;  // per job: submitted with submit_share
