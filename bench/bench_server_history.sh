@@ -9,6 +9,9 @@
 # path alone; MODE=run (the default) lets every job start, so it includes each job's launch.
 # COUNT=N submits N in the measured pass instead of about S seconds' worth: with MODE=full each
 # submit grows the queue, so builds compare at the same count.
+# At the end: the daemon's RSS with those jobs in memory, and its scheduling rounds from /metrics
+# (boreas_schedule_round_seconds: how many, their mean, and the histogram bucket that holds the
+# median and the 99th percentile: an upper bound, as coarse as the buckets).
 #   BOREAS=build/boreas [MODE=full|run] bench/bench_server_history.sh [N=200000] [C=8] [S=10]
 set -euo pipefail
 BOREAS=${BOREAS:-build/boreas}
@@ -79,6 +82,13 @@ list_time() { curl -s -o /dev/null -w '%{time_total} %{size_download}' "http://1
 active=$(list_time '?state=running')
 page=$(list_time '?limit=100')
 list=$(list_time '')
+rss_end_kb=$(awk '/VmRSS/ {print $2}' "/proc/$PID/status")
+rounds=$(curl -sf "http://127.0.0.1:$PORT/metrics" | awk '
+  /^boreas_schedule_round_seconds_bucket/ { match($0, /le="[^"]*"/); le[n] = substr($0, RSTART + 4, RLENGTH - 5); c[n++] = $NF }
+  /^boreas_schedule_round_seconds_sum/ { sum = $NF }
+  /^boreas_schedule_round_seconds_count/ { count = $NF }
+  function at(q,  i) { for (i = 0; i < n; i++) if (c[i] >= q * count) return le[i]; return "?" }
+  END { if (count == 0) print "none"; else printf "%d rounds, mean %.2f ms, p50 <= %s s, p99 <= %s s", count, 1000 * sum / count, at(0.5), at(0.99) }')
 stop
 echo "completed jobs in store: $N"
 echo "restart (start to listening): ${restart_s} s, RSS after start: $((rss_kb / 1024)) MiB"
@@ -86,3 +96,4 @@ echo "mode $MODE: durable submits: $acked in ${elapsed} s with $C connections = 
 echo "GET /v1/jobs?state=running: ${active% *} s (${active#* } bytes)"
 echo "GET /v1/jobs?limit=100: ${page% *} s (${page#* } bytes)"
 echo "GET /v1/jobs: ${list% *} s (${list#* } bytes)"
+echo "RSS at the end: $((rss_end_kb / 1024)) MiB; rounds: $rounds"

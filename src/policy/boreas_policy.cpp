@@ -140,13 +140,12 @@ const Demand& BoreasScheduler::held_demand(JobId job, const state::ClusterView& 
 }
 
 // Forgets the demand of every job the journal shows moving since the last round; a new state
-// forgets them all.
+// the first round reads them all (a policy object sees one state for its life).
 void BoreasScheduler::sync_held_demands(const state::ClusterView& view) {
   const state::ClusterState& state = view.state();
   const auto journal = state.journal();
-  if (!held_synced_ || state.instance() != held_instance_ || journal.size() < held_journal_pos_) {
+  if (!held_synced_ || journal.size() < held_journal_pos_) {
     std::fill(held_known_.begin(), held_known_.end(), 0);
-    held_instance_ = state.instance();
     held_synced_ = true;
   } else {
     for (size_t i = held_journal_pos_; i < journal.size(); ++i) {

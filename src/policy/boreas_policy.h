@@ -185,7 +185,6 @@ class BoreasScheduler final : public Scheduler {
   std::vector<std::map<int32_t, uint32_t>> preemptible_;  // queue -> class value -> running jobs
   std::vector<JobId> moved_;                               // jobs counted or uncounted since the last sync
   size_t usage_journal_pos_ = 0;
-  uint64_t usage_instance_ = 0;
   bool usage_synced_ = false;
   std::unordered_map<uint32_t, const PriorityClass*> classes_;  // by priority_class symbol
   // Known answers of owed() for a queue and GPU type while neither book changes: owed is monotone
@@ -200,13 +199,11 @@ class BoreasScheduler final : public Scheduler {
   std::vector<Demand> held_demand_;     // by job; valid where held_known_ is set
   std::vector<uint8_t> held_known_;
   size_t held_journal_pos_ = 0;
-  uint64_t held_instance_ = 0;
   bool held_synced_ = false;
   // Ranking groups kept from the state's journal (boreas_rank.cpp).
   std::vector<RankGroup> groups_;
   std::map<std::pair<int32_t, uint32_t>, uint32_t> group_index_;  // (class value, queue) -> group
   size_t groups_journal_pos_ = 0;
-  uint64_t groups_instance_ = 0;
   bool groups_synced_ = false;
 };
 

@@ -61,11 +61,11 @@ void BoreasScheduler::tidy_group(uint32_t group) {
 }
 
 // The journal's jobs since the last round, in id order (the order a walk over pending() meets
-// new jobs, so queues are discovered in the same order); a new state is read whole.
+// new jobs, so queues are discovered in the same order); the first round reads the state whole.
 void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   const state::ClusterState& state = view.state();
   const auto journal = state.journal();
-  if (!groups_synced_ || state.instance() != groups_instance_) {
+  if (!groups_synced_) {
     for (RankGroup& g : groups_) {
       for (const auto* keys : {&g.jobs, &g.added}) {
         for (const auto& [attained, id] : *keys) {
@@ -80,7 +80,6 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
       enter_group(j, view);
     }
     groups_journal_pos_ = journal.size();
-    groups_instance_ = state.instance();
     groups_synced_ = true;
     return;
   }
@@ -91,7 +90,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   for (JobId j : moved) {
     leave_group(j);
     const JobState now = view.record(j).state;
-    if (now == JobState::kPending || now == JobState::kPreempted) {  // both are in pending()
+    if ((now == JobState::kPending || now == JobState::kPreempted) && !view.record(j).held) {  // in pending()
       enter_group(j, view);
     }
   }

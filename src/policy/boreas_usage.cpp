@@ -77,12 +77,12 @@ void BoreasScheduler::uncount(JobId job) {
 
 // A job is counted right when it is counted exactly while running, with the demand of the GPUs
 // it holds. Only jobs in the journal since the last round or moved by its plan can be wrong (a
-// planned start or eviction the driver did not carry out); a new state is counted whole.
+// planned start or eviction the driver did not carry out); the first round counts the state whole.
 void BoreasScheduler::sync_usage(const state::ClusterView& view) {
   const state::ClusterState& state = view.state();
   const auto journal = state.journal();
   std::vector<JobId> check;
-  if (!usage_synced_ || state.instance() != usage_instance_ || journal.size() < usage_journal_pos_) {
+  if (!usage_synced_ || journal.size() < usage_journal_pos_) {
     book_->clear_usage();
     covered_->clear_usage();
     held_.clear();
@@ -90,7 +90,6 @@ void BoreasScheduler::sync_usage(const state::ClusterView& view) {
     preemptible_.clear();
     std::fill(counted_.begin(), counted_.end(), Counted{});
     check.assign(view.running().begin(), view.running().end());
-    usage_instance_ = state.instance();
     usage_synced_ = true;
   } else {
     check.assign(journal.begin() + static_cast<std::ptrdiff_t>(usage_journal_pos_), journal.end());

@@ -20,11 +20,8 @@ class LasQuotaOrder final : public PriorityOrder {
 
   void prepare(const state::ClusterView& view, bool /*pending_only*/) override {
     levels_.update(view);
-    if (!book_ || view.state().instance() != instance_) {
+    if (!book_) {
       book_ = std::make_unique<QuotaBook>(queues_.get(), view.cluster());
-      instance_ = view.state().instance();
-      queue_.clear();  // a new state may intern queue names in another order
-      tier_.clear();
     }
     resize(view.job_count());
     if (assign_tiers(view)) {
@@ -123,7 +120,6 @@ class LasQuotaOrder final : public PriorityOrder {
   ServiceLevels levels_;
   std::shared_ptr<const QueueTree> queues_;
   std::unique_ptr<QuotaBook> book_;
-  uint64_t instance_ = 0;
   uint64_t epoch_ = 0;
   TypeFilter types_;
   std::vector<uint8_t> tier_;

@@ -52,12 +52,12 @@ class PowerEstimate {
 
  private:
   // Each node's static watts, its GPUs' idle watts and one busy GPU's extra watts: fixed for a
-  // cluster, so computed once per state (serve rebuilds its state every round), not per gang.
+  // cluster, so computed once (a placement sees one state for its life), not per gang.
   void read_nodes(const state::ClusterView& view, const CoolOptions& o) {
-    if (view.state().instance() == state_instance_) {
+    if (nodes_read_) {
       return;
     }
-    state_instance_ = view.state().instance();
+    nodes_read_ = true;
     const Cluster& c = view.cluster();
     static_w_.assign(c.nodes.size(), 0);
     idle_w_.assign(c.nodes.size(), 0);
@@ -75,7 +75,7 @@ class PowerEstimate {
 
   std::vector<double> rack_w_, zone_w_;
   std::vector<double> static_w_, idle_w_, delta_w_;  // by node
-  uint64_t state_instance_ = 0;  // the state the per-node watts were read for
+  bool nodes_read_ = false;  // the per-node watts, read at the first round
 };
 
 // How many more busy GPUs of `t` fit under `limit_kw` from `used_w` (limit 0 = unlimited).

@@ -237,13 +237,9 @@ class HeteroPlacement final : public Placement {
     solved_ = true;
   }
 
-  // group_of by job id: a job's class and allowed types never change (within one state: serve
-  // rebuilds its state, and the ids with it, every round).
+  // group_of by job id: a job's class and allowed types never change (a placement sees one
+  // state, whose job table only grows, for its life).
   size_t cached_group(JobId job, const state::ClusterView& view) {
-    if (view.state().instance() != state_instance_) {
-      state_instance_ = view.state().instance();
-      group_by_job_.clear();
-    }
     if (group_by_job_.size() <= job.value()) {
       group_by_job_.resize(view.job_count(), kNoGroup);
     }
@@ -312,7 +308,6 @@ class HeteroPlacement final : public Placement {
   std::vector<std::vector<double>> x_;
   static constexpr size_t kNoGroup = SIZE_MAX;
   std::vector<size_t> group_by_job_;  // kNoGroup until the job is first counted
-  uint64_t state_instance_ = 0;       // the state group_by_job_ belongs to
   std::vector<std::optional<GpuTypeId>> only_type_;  // by group: its one usable type, if one
   bool stranded_ = false;             // some group has no usable type (the LP's z is then 0)
   Time counted_at_ = Time::never();   // the instant whose GPUs rows_ holds

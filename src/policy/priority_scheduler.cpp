@@ -119,17 +119,11 @@ void PriorityScheduler::sync_job(JobId job, const state::ClusterView& view) {
   }
 }
 
-// Applies the lifecycle changes since the last round to the sorted sets. A state not seen before
-// (serve rebuilds it every round) is read from the start of its journal.
+// Applies the lifecycle changes since the last round to the sorted sets (a policy object sees one
+// state for its life, from the start of its journal).
 void PriorityScheduler::sync_pending(const state::ClusterView& view) {
   pending_.resize(view.job_count());
   running_set_.resize(view.job_count());
-  if (view.state().instance() != state_instance_) {
-    state_instance_ = view.state().instance();
-    journal_seen_ = 0;
-    pending_.clear();
-    running_set_.clear();
-  }
   const auto journal = view.state().journal();
   for (; journal_seen_ < journal.size(); ++journal_seen_) {
     sync_job(journal[journal_seen_], view);

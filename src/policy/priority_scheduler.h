@@ -156,7 +156,6 @@ class PriorityScheduler final : public Scheduler {
   };
   RankedSet pending_;
   FlatRanked running_set_;  // only for orders with running_keys_stable()
-  uint64_t state_instance_ = 0;  // the state whose journal was read up to journal_seen_
   size_t journal_seen_ = 0;
   uint64_t epoch_ = 0;
   RunningOrder running_;  // re-ranked every full round: running keys move with service

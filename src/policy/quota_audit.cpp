@@ -70,7 +70,7 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
     alone_stale_[own] = 1;
   }
   const JobState now = state.record(job).state;
-  const bool waits = now == JobState::kPending || now == JobState::kPreempted;  // both are in pending()
+  const bool waits = (now == JobState::kPending || now == JobState::kPreempted) && !state.record(job).held;  // in pending()
   where_[j] = waits ? Where::kPending : now == JobState::kRunning ? Where::kRunning : Where::kNone;
   if (where_[j] == Where::kRunning) {
     up(own, [&](uint32_t q) { used_[q] += gpus; });
@@ -81,9 +81,9 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
   }
 }
 
-// Reads the journal since the last call; a state not seen before is counted from its start.
+// Reads the journal since the last call; the first call counts the state whole.
 void QuotaAudit::sync(const state::ClusterState& state) {
-  if (!synced_ || state.instance() != instance_) {
+  if (!synced_) {
     used_.assign(guaranteed_.size(), 0);
     pending_.assign(guaranteed_.size(), {});
     pending_gpus_.assign(guaranteed_.size(), 0);
@@ -98,7 +98,6 @@ void QuotaAudit::sync(const state::ClusterState& state) {
       move(j, state);
     }
     journal_pos_ = state.journal().size();
-    instance_ = state.instance();
     synced_ = true;
     return;
   }

@@ -67,7 +67,6 @@ class QuotaAudit {
   std::vector<uint8_t> alone_stale_;
   std::vector<Where> where_;
   size_t journal_pos_ = 0;
-  uint64_t instance_ = 0;
   bool synced_ = false;
   // Scratch for shortfall(), reused.
   std::vector<uint64_t> wanted_, capped_children_, children_used_;

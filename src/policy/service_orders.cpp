@@ -111,16 +111,10 @@ void ServiceLevels::compact(const state::ClusterView& view) {
   std::make_heap(due_.begin(), due_.end(), std::greater<>());
 }
 
-// Learns new run segments (starts, rate changes) from the state's journals; a state not seen
-// before (serve rebuilds it every round) is read from the start.
+// Learns new run segments (starts, rate changes) from the state's journals (a policy object sees
+// one state for its life, from the start of its journals).
 void ServiceLevels::follow_runs(const state::ClusterView& view) {
   const state::ClusterState& st = view.state();
-  if (st.instance() != state_instance_) {
-    state_instance_ = st.instance();
-    journal_seen_ = rates_seen_ = 0;
-    due_.clear();
-    std::fill(latest_.begin(), latest_.end(), kNoDue);
-  }
   for (; journal_seen_ < st.journal().size(); ++journal_seen_) {
     expect(st.journal()[journal_seen_], view);
   }

@@ -82,7 +82,6 @@ class ServiceLevels {
   std::vector<JobId> changed_;
   std::vector<Due> due_;  // min-heap on at_us; stale entries are dropped when they surface
   std::vector<Due> latest_;  // per job: the last entry pushed, so a segment is pushed once
-  uint64_t state_instance_ = 0;
   size_t journal_seen_ = 0;
   size_t rates_seen_ = 0;
 };

@@ -1,7 +1,6 @@
 #include "state/cluster_state.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -10,11 +9,6 @@ namespace boreas::state {
 namespace {
 std::string job_name(JobId job) {
   return "job " + std::to_string(job.value());
-}
-
-uint64_t next_instance() {
-  static std::atomic<uint64_t> count{0};
-  return ++count;
 }
 }  // namespace
 
@@ -31,7 +25,6 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
       rack_nodes_(cluster.racks.size()),
       down_(cluster.nodes.size(), 0),
       index_(cluster),
-      instance_(next_instance()),
       share_job_(jobs.size(), 0),
       shares_(cluster.gpu_count()) {
   for (uint32_t i = 0; i < cluster.nodes.size(); ++i) {
@@ -143,6 +136,9 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   }
   if (is_share_job(job)) {
     return invalid_argument(job_name(job) + " shares a GPU: start it with start_share");
+  }
+  if (r.held) {
+    return conflict(job_name(job) + " is held: release it before it starts");
   }
   BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kRunning).with_context(job_name(job) + ": "));
   BOREAS_RETURN_IF_ERROR(check_gpus(job, gpus));
@@ -276,6 +272,7 @@ Status ClusterState::finish(JobId job, Time now, JobState final_state) {
     dequeue(job);
   }
   r.state = final_state;
+  r.held = false;
   r.end = now;
   finished_.push_back(job);
   journal_.push_back(job);

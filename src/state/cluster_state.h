@@ -37,12 +37,22 @@ struct JobRecord {
   Duration run_time;       // wall time spent running (for GPU-seconds)
   double rate = 1.0;       // work per unit of time while running (physics changes it)
   uint32_t preemptions = 0;
+  bool held = false;  // waiting, but out of pending() until released (ClusterState::hold)
 };
 
 class ClusterState {
  public:
   // Keeps references: `cluster`, `jobs` and `symbols` must outlive the state. jobs[i].id == i.
   ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols);
+
+  // The job table is append-only and grows in place (the live daemon adds each job it accepts):
+  // add_job appends a job, not yet submitted, and returns its id, the table's size before. The
+  // table `jobs` given at construction is read where it lies (the twin's trace) until the first
+  // add copies it into the state; after an add, references returned by spec() before it are
+  // invalid, while ids, records and every set of ids stay as they were.
+  JobId add_job(JobSpec spec);
+  // A driver whose job is stopping already (its eviction was asked) makes it not preemptible.
+  Status set_preemptible(JobId job, bool preemptible);
 
   // Lifecycle. Each fails without changing anything when the move is illegal.
   Status submit(JobId job, Time now);
@@ -57,6 +67,12 @@ class ClusterState {
   // a pending job received before (work, wall time run) and how often it was preempted. Work past
   // the spec's duration becomes extra work, so the invariants hold. Only while pending.
   Status restore(JobId job, Duration work_done, Duration run_time, uint32_t preemptions);
+  // Held (the live daemon's jobs that wait for their victims to stop or for a dependency): a
+  // waiting job leaves pending() (or share_pending()), keeping its record and state, so no policy
+  // sees it until release puts it back. Both moves are in the journal. A held job cannot start;
+  // it can be cancelled.
+  Status hold(JobId job);
+  Status release(JobId job);
   // Out of service (failure under repair, reclaimed spot capacity): a down node's GPUs leave the
   // free counts and the free index, so no placement can choose them. Only an idle node goes down.
   Status take_down(NodeId node);
@@ -71,7 +87,7 @@ class ClusterState {
   const Cluster& cluster() const { return cluster_; }
   const SymbolTable& symbols() const { return symbols_; }
   size_t job_count() const { return jobs_.size(); }
-  const JobSpec& spec(JobId job) const { return jobs_[job.value()]; }
+  const JobSpec& spec(JobId job) const { return jobs_[job.value()]; }  // until the next add_job
   const JobRecord& record(JobId job) const { return records_[job.value()]; }
   Duration work_done_at(JobId job, Time now) const;
   Duration remaining_at(JobId job, Time now) const;
@@ -87,9 +103,6 @@ class ClusterState {
   // Running jobs whose rate was set, in order: their progress per second changed, so anything
   // predicted from it (a demotion time) must be predicted again.
   std::span<const JobId> rate_journal() const { return rate_journal_; }
-  // Distinct for every state ever built in this process, so a reader of the journal can tell a
-  // new state (serve builds one per round) from the one it read last.
-  uint64_t instance() const { return instance_; }
 
   uint32_t total_gpus() const { return static_cast<uint32_t>(owner_.size()); }
   uint32_t free_gpus() const { return free_total_; }  // in service and unheld
@@ -144,9 +157,12 @@ class ClusterState {
   bool dequeue(JobId job);  // out of either; false when it was in neither
   bool queued(JobId job) const { return pending_.count(job) > 0 || share_pending_.count(job) > 0; }
   void give_back_share(JobId job);
+  void own_jobs();  // cluster_state_table.cpp
 
   const Cluster& cluster_;
-  std::span<const JobSpec> jobs_;
+  std::span<const JobSpec> jobs_;  // the borrowed table, or owned_jobs_ once a job was added
+  std::vector<JobSpec> owned_jobs_;
+  bool owns_jobs_ = false;
   const SymbolTable& symbols_;
   std::vector<JobRecord> records_;
   std::vector<JobId> owner_;      // per GPU; invalid = free
@@ -164,7 +180,6 @@ class ClusterState {
   std::vector<JobId> finished_;
   std::vector<JobId> journal_;
   std::vector<JobId> rate_journal_;
-  uint64_t instance_;
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
   std::vector<uint8_t> cordoned_;  // per node: drained, its unheld GPUs out of the free counts
   std::vector<uint8_t> share_job_;  // per job: submitted with submit_share

@@ -88,7 +88,11 @@ Status ClusterState::check_job_sets() const {
     const bool in_pending = queued(JobId(i));
     const uint32_t pos = running_pos_[i];
     const bool in_running = pos < running_.size() && running_[pos] == JobId(i);
-    const bool is_pending = r.submitted && (r.state == JobState::kPending || r.state == JobState::kPreempted);
+    const bool waits = r.submitted && (r.state == JobState::kPending || r.state == JobState::kPreempted);
+    if (r.held && !waits) {
+      return internal_error("job " + std::to_string(i) + " is held but not waiting (" + std::string(to_string(r.state)) + ")");
+    }
+    const bool is_pending = waits && !r.held;
     if (in_pending != is_pending || in_running != (r.state == JobState::kRunning)) {
       return internal_error("job " + std::to_string(i) + " is in the wrong set for state " +
                             std::string(to_string(r.state)));

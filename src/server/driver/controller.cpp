@@ -10,6 +10,7 @@ namespace boreas::server {
 Controller::Controller(ControllerConfig config, Store& store, Executor& executor,
                        MetricsRegistry& metrics)
     : config_(std::move(config)), store_(store), executor_(executor) {
+  state_ = std::make_unique<state::ClusterState>(config_.cluster, std::span<const JobSpec>(), symbols_);
   drained_.assign(config_.cluster.nodes.size(), false);
   executor_drained_.assign(config_.cluster.nodes.size(), false);
   jobs_gauge_ = &metrics.add("boreas_jobs", "Jobs known to the daemon, by state and queue.",

@@ -204,16 +204,15 @@ class Controller {
   void start_shares();
 
   // The long-lived ClusterState (controller_state.cpp): see the comment there.
-  Status rebuild_state(size_t capacity);
-  void reserve_slots(size_t count);
-  JobId add_slot(JobSpec spec);
+  Status fill_state();
+  JobId add_slot(const LiveJob& job);
   void enter_state(LiveJob& job);
   void state_started(const LiveJob& job);
   Status start_in_state(JobId slot, const LiveJob& job);
   void state_left_running(const LiveJob& job);
   void state_cancelled(const LiveJob& job);
   void set_stopping(LiveJob& job);
-  void set_aside(LiveJob& job);
+  bool set_aside(LiveJob& job);
   void bring_back_set_aside();
   void state_drained(size_t node, bool drained);
   void state_error(const Status& s);
@@ -250,14 +249,11 @@ class Controller {
   JsonLog* log_ = nullptr;
 
   // The state's job table is append-only: a slot per job that entered it since this start.
-  // specs_ has a fixed size per ClusterState (the state keeps a span of it).
-  std::vector<JobSpec> specs_;
   std::unique_ptr<state::ClusterState> state_;
-  size_t used_slots_ = 0;
   std::vector<uint32_t> slot_job_;                // slot -> API id; 0 = unused
   std::unordered_map<uint32_t, JobId> job_slot_;  // API id -> slot, for jobs in memory
   std::vector<LiveJob*> slot_live_;               // slot -> its job in jobs_; null once it left memory
-  std::set<uint32_t> set_aside_;  // pending jobs out of the state until their victims exit or dependencies hold
+  std::set<uint32_t> set_aside_;  // pending jobs held in the state until their victims exit or dependencies hold
   mutable std::unordered_map<uint32_t, JobState> ended_states_;  // ended jobs read from the store for dependencies
   std::set<uint32_t> unplaced_;                   // at recovery: recorded running, process gone
 

@@ -63,7 +63,6 @@ void Controller::resolve_dependencies(Time now) {
   if (with_dependency_ == 0) {
     return;  // a walk over every job in memory per round, for nothing
   }
-  bool set_aside_now = false;
   std::vector<LiveJob*> never;
   for (auto& [id, j] : jobs_) {
     if (j.state != JobState::kPending || j.request.dependency.empty()) {
@@ -74,7 +73,7 @@ void Controller::resolve_dependencies(Time now) {
     if (s == DependencyState::kWaiting) {
       j.reason = "Dependency: waits for " + j.request.dependency;
       j.reason_kind = "Dependency";
-      set_aside_now = set_aside_.insert(id).second || set_aside_now;
+      (void)set_aside(j);
     } else if (s == DependencyState::kNeverSatisfied) {
       never.push_back(&j);
     }
@@ -88,10 +87,6 @@ void Controller::resolve_dependencies(Time now) {
     dirty_ = true;
     note("job.cancel", {{"job", j->id.value()}, {"by", "dependency"}, {"state", "cancelled"}});
     retire(*j, write_async({update_job_row(*j, now)}));
-  }
-  if (set_aside_now) {  // out of the state before the round
-    reserve_slots(0);
-    state_error(rebuild_state(specs_.size()));
   }
 }
 

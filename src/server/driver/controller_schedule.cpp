@@ -106,7 +106,7 @@ void Controller::explain_all(const std::set<uint32_t>& planned, const std::vecto
 
 JobSpec Controller::spec_of(const LiveJob& job) {
   JobSpec s;
-  s.id = slot_of(job.id);  // the state's id; add_slot gives a new job its own
+  s.id = slot_of(job.id);  // the state's id; add_job gives a new job its own
   s.queue = symbols_.intern(job.request.queue);
   s.user = symbols_.intern(job.owner);
   s.priority_class = symbols_.intern(job.request.priority_class);
@@ -124,7 +124,7 @@ JobSpec Controller::spec_of(const LiveJob& job) {
   return s;
 }
 
-// largest_node, remembered per type name: spec_of runs for every job at each state rebuild.
+// largest_node, remembered per type name: spec_of runs for every job entering the state.
 uint32_t Controller::largest_node_of(const std::string& type) const {
   const auto [it, fresh] = largest_node_.try_emplace(type, 0);
   if (fresh) {
@@ -274,7 +274,7 @@ bool Controller::apply_plan(const policy::Plan& plan) {
       waits = true;
       j->reason = waiting_for(j->waits_for, config_.scheduler->name());
       j->reason_kind.clear();
-      set_aside(*j);
+      (void)set_aside(*j);
     } else if (take_start(start, *j)) {
       if (!load) {
         load.emplace(config_.cluster, jobs_);
@@ -285,10 +285,6 @@ bool Controller::apply_plan(const policy::Plan& plan) {
         starting.push_back(j);
       }
     }
-  }
-  if (waits) {  // out of the state before the next round
-    reserve_slots(0);
-    state_error(rebuild_state(specs_.size()));
   }
   launch_all(starting);
   // After the launches: the free GPUs a reason quotes are those the starts left.
@@ -432,17 +428,9 @@ Status Controller::recover() {
     if (!j.idempotency_key.empty()) {
       idempotent_[{j.owner, j.idempotency_key}] = j.id;
     }
-    const uint32_t id = j.id.value();
-    job_slot_[id] = JobId(static_cast<uint32_t>(used_slots_));
-    specs_.push_back(spec_of(j));
-    slot_job_.push_back(id);
-    used_slots_ += 1;
     with_dependency_ += j.request.dependency.empty() ? 0 : 1;
-    jobs_.emplace(id, std::move(j));
-  }
-  slot_live_.assign(slot_job_.size(), nullptr);
-  for (auto& [id, j] : jobs_) {
-    slot_live_[job_slot_[id].value()] = &j;
+    LiveJob& kept = jobs_.emplace(j.id.value(), std::move(j)).first->second;
+    slot_live_[add_slot(kept).value()] = &kept;
   }
   const auto running = static_cast<size_t>(
       std::count_if(jobs_.begin(), jobs_.end(), [](const auto& e) { return e.second.state == JobState::kRunning; }));
@@ -450,7 +438,7 @@ Status Controller::recover() {
   for (const JobExit& e : gone) {
     unplaced_.insert(e.job.value());
   }
-  const Status built = rebuild_state(2 * used_slots_ + 256);
+  const Status built = fill_state();
   unplaced_.clear();
   if (!built.is_ok()) {
     return built.with_context("store: the jobs running now do not fit the cluster together: ");

@@ -1,13 +1,15 @@
-// The controller's one long-lived ClusterState: the type the twin's engine drives, kept by events.
+// The controller's one ClusterState, for the daemon's whole life: the type the twin's engine
+// drives, kept by events.
 //
-// Submits, starts, exits, cancels and drains change it in place. It is rebuilt only from the jobs
-// in memory (never from the store's history): when its job table is full, and when a pending job
-// is set aside while its victims stop, or comes back. A drained node is cordoned in the state: its
-// jobs run on, and its free GPUs leave the free counts. ClusterState ids are slots, dense from 0: one
-// per job that entered the state since this start, given in id order. A job
-// keeps its slot while it is in memory (a policy's per-job records stay its own) and no slot is
-// given twice; a rebuild keeps every slot. Ended jobs leave memory, so the state holds a slot
-// (a JobSpec and a JobRecord) per job since the daemon started, and nothing older.
+// Submits, starts, exits, cancels and drains change it in place; it is filled once at recovery
+// from the jobs not ended (never from the store's history) and never rebuilt or replaced, so a
+// policy object sees one state. A job whose start waits for its victims, or whose dependency is
+// not met, is held in it (ClusterState::hold) and released when it may run. A drained node is
+// cordoned in the state: its jobs run on, and its free GPUs leave the free counts. ClusterState
+// ids are slots, dense from 0: one per job that entered the state since this start, given in id
+// order, in a job table that grows in place (ClusterState::add_job). No slot is given twice. Ended
+// jobs leave memory, so the state holds a slot (a JobSpec and a JobRecord) per job since the
+// daemon started, and nothing older.
 
 #include <algorithm>
 
@@ -15,8 +17,6 @@
 
 namespace boreas::server {
 namespace {
-
-constexpr size_t kMinSlots = 256;
 
 std::vector<GpuId> gpus_of(const Cluster& c, const LiveJob& j) {
   std::vector<GpuId> gpus;
@@ -44,29 +44,20 @@ uint32_t Controller::job_at(GpuId gpu) const {
 }
 
 // A state transition the controller's own records say is legal failed: a bug, logged loudly. The
-// daemon keeps serving; the next rebuild (or restart) derives the state from the records again.
+// daemon keeps serving; a restart derives the state from the store's records again.
 void Controller::state_error(const Status& s) {
   if (!s.is_ok()) {
     note("state.error", {{"error", s.message()}});
   }
 }
 
-// Every job in memory as it is now, in its slot; then each drained node cordoned.
-Status Controller::rebuild_state(size_t capacity) {
-  capacity = std::max(capacity, used_slots_ + 1);
-  state_.reset();
-  specs_.resize(capacity);  // may move: nothing refers to it until the new state
-  for (size_t s = used_slots_; s < capacity; ++s) {
-    specs_[s] = JobSpec{};
-    specs_[s].id = JobId(static_cast<uint32_t>(s));
-  }
-  slot_job_.resize(capacity, 0);
-  slot_live_.resize(capacity, nullptr);
-  state_ = std::make_unique<state::ClusterState>(config_.cluster, specs_, symbols_);
+// At recovery, once: every job read from the store (already in the table, in id order) as it is
+// now; then each drained node cordoned.
+Status Controller::fill_state() {
   for (const auto& [id, j] : jobs_) {
     const JobId slot = slot_of(j.id);
-    if (!slot.valid() || is_terminal(j.state) || set_aside_.count(id) > 0) {
-      continue;  // no slot yet: a job entering the state, which makes room first
+    if (is_terminal(j.state)) {
+      continue;
     }
     BOREAS_RETURN_IF_ERROR(j.request.shares_gpu() ? state_->submit_share(slot, j.submit) : state_->submit(slot, j.submit));
     BOREAS_RETURN_IF_ERROR(state_->restore(slot, j.ran, j.ran, j.preemptions));  // live jobs run at rate 1
@@ -82,27 +73,18 @@ Status Controller::rebuild_state(size_t capacity) {
   return Status::ok();
 }
 
-// Room for `count` more slots; a full table doubles (amortized O(1)).
-void Controller::reserve_slots(size_t count) {
-  const size_t need = used_slots_ + count + 1;
-  if (need > specs_.size()) {
-    state_error(rebuild_state(std::max(kMinSlots, 2 * need)));
-  }
-}
-
-JobId Controller::add_slot(JobSpec spec) {
-  const JobId slot(static_cast<uint32_t>(used_slots_++));
-  spec.id = slot;
-  specs_[slot.value()] = spec;  // an unused slot: the state has not read it yet
+// The job's slot: the next row of the state's job table, which grows in place.
+JobId Controller::add_slot(const LiveJob& job) {
+  const JobId slot = state_->add_job(spec_of(job));
+  job_slot_[job.id.value()] = slot;
+  slot_job_.push_back(job.id.value());
+  slot_live_.push_back(nullptr);
   return slot;
 }
 
 // A job committed to the table enters the state pending, at its submit time.
 void Controller::enter_state(LiveJob& job) {
-  reserve_slots(1);
-  const JobId slot = add_slot(spec_of(job));
-  job_slot_[job.id.value()] = slot;
-  slot_job_[slot.value()] = job.id.value();
+  const JobId slot = add_slot(job);
   slot_live_[slot.value()] = &job;  // a std::map element: it stays put until the job leaves memory
   state_error(job.request.shares_gpu() ? state_->submit_share(slot, job.submit) : state_->submit(slot, job.submit));
 }
@@ -126,15 +108,12 @@ void Controller::state_started(const LiveJob& job) {
 void Controller::state_left_running(const LiveJob& job) {
   const JobId slot = slot_of(job.id);
   const Time now = config_.clock();
-  specs_[slot.value()].preemptible = !job.request.shares_gpu();  // no longer stopping
+  state_error(state_->set_preemptible(slot, !job.request.shares_gpu()));  // no longer stopping
   const bool was_running = state_->record(slot).state == JobState::kRunning;
-  if (set_aside_.count(job.id.value()) > 0) {
-    if (is_terminal(job.state)) {
-      set_aside_.erase(job.id.value());
-    }
-  } else if (is_terminal(job.state)) {
+  if (is_terminal(job.state)) {
+    set_aside_.erase(job.id.value());  // a held job ends too
     state_error(state_->finish(slot, now, was_running ? job.state : JobState::kCancelled));
-  } else {
+  } else if (set_aside_.count(job.id.value()) == 0) {
     if (was_running) {
       state_error(state_->requeue(slot, now));
     }
@@ -143,25 +122,28 @@ void Controller::state_left_running(const LiveJob& job) {
 }
 
 void Controller::state_cancelled(const LiveJob& job) {
-  if (set_aside_.erase(job.id.value()) == 0) {
-    state_error(state_->cancel(slot_of(job.id), config_.clock()));
-  }
+  set_aside_.erase(job.id.value());  // a held job is cancelled like any other
+  state_error(state_->cancel(slot_of(job.id), config_.clock()));
 }
 
 // A stopping job is not preemptible: it is leaving already, and choosing it again would evict it twice.
 void Controller::set_stopping(LiveJob& job) {
   job.stopping = true;
-  specs_[slot_of(job.id).value()].preemptible = false;
+  state_error(state_->set_preemptible(slot_of(job.id), false));
 }
 
-// A job whose planned start waits for its victims to exit sits the rounds out, so the policy
-// cannot evict someone else for it meanwhile.
-void Controller::set_aside(LiveJob& job) {
-  set_aside_.insert(job.id.value());
+// A job whose planned start waits for its victims to exit, or whose dependency is not met yet,
+// sits the rounds out, held in the state, so the policy cannot evict someone else for it
+// meanwhile. True when it was not set aside already.
+bool Controller::set_aside(LiveJob& job) {
+  if (!set_aside_.insert(job.id.value()).second) {
+    return false;
+  }
+  state_error(state_->hold(slot_of(job.id)));
+  return true;
 }
 
 void Controller::bring_back_set_aside() {
-  bool changed = false;
   for (auto it = set_aside_.begin(); it != set_aside_.end();) {
     LiveJob* j = find(JobId(*it));
     if (j != nullptr && j->state == JobState::kPending && (awaits_victim(*j) || waits_on_dependency(*j))) {
@@ -170,13 +152,11 @@ void Controller::bring_back_set_aside() {
     }
     if (j != nullptr) {
       j->waits_for.clear();
+      if (j->state == JobState::kPending) {
+        state_error(state_->release(slot_of(j->id)));
+      }
     }
     it = set_aside_.erase(it);
-    changed = true;
-  }
-  if (changed) {
-    reserve_slots(0);
-    state_error(rebuild_state(specs_.size()));
   }
 }
 
