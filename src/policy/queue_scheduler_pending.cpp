@@ -18,7 +18,6 @@ void PendingList::rebuild(const state::ClusterView& view) {
   out_ = 0;
   live_ = items_.size();
   journal_seen_ = view.state().journal().size();
-  state_instance_ = view.state().instance();
   synced_ = true;
 }
 
@@ -61,7 +60,7 @@ void PendingList::sync(const state::ClusterView& view) {
   waits_.resize(std::max(waits_.size(), view.job_count()), 0);
   listed_.resize(std::max(listed_.size(), view.job_count()), 0);
   const auto journal = view.state().journal();
-  if (!synced_ || view.state().instance() != state_instance_ || journal.size() < journal_seen_) {
+  if (!synced_ || journal.size() < journal_seen_) {
     rebuild(view);
     return;
   }

@@ -41,7 +41,6 @@ class PendingList {
   size_t out_ = 0;               // entries marked out at or after first_
   size_t live_ = 0;              // jobs marked waiting
   size_t journal_seen_ = 0;
-  uint64_t state_instance_ = 0;
   bool synced_ = false;
 };
 
