@@ -44,7 +44,7 @@ PendingReason BoreasScheduler::pending_reason(JobId job) const {
   if (job.value() >= reasons_.size()) {
     return PendingReason{};
   }
-  const NoFitReason& n = no_fit_reasons_[job.value()];
+  const NoFitReason n = quiet_lazy(job) ? quiet_reason(job, quiet_ahead(job)) : no_fit_reasons_[job.value()];
   if (n.kind == PendingKind::kNone) {
     return reasons_[job.value()];
   }
@@ -224,6 +224,13 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   r.free_by_type = std::move(free.by_type);
   r.largest_block = free.largest_block;
   account(r);
+  sync_groups(view);
+  if (round_is_quiet(r)) {
+    run_quiet_round(r);
+    last_held_ = held_;
+    return std::move(r.plan);
+  }
+  materialize_quiet_all();
   rank(r);
   auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {

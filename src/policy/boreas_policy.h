@@ -44,6 +44,10 @@ class BoreasScheduler final : public Scheduler {
   // against usage counted from scratch from `view`'s running jobs (quota books, GPUs held per queue,
   // pinned GPUs, the lowest running preemptible class per queue).
   Status check_usage(const state::ClusterView& view);
+  // For tests: whether rounds that can start and preempt nothing skip the passes (on by default;
+  // off, every round runs them, as the property test's reference).
+  void set_quiet_rounds(bool on) { quiet_rounds_ = on; }
+  uint64_t quiet_rounds_run() const { return quiet_count_; }
 
  private:
   struct Round;
@@ -63,6 +67,7 @@ class BoreasScheduler final : public Scheduler {
     uint64_t started_round = 0;     // the round that last started it (rounds count from 1)
     uint32_t gpus = 0;              // its gang's size, read with the rest when first seen
     uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
+    uint64_t entered_round = 0;     // the round whose journal sync put it in its group
   };
   // The reason `no_fit` gives, kept in place of a PendingReason (no strings to write for each
   // waiting job each round) and turned into one when asked.
@@ -84,6 +89,8 @@ class BoreasScheduler final : public Scheduler {
     std::vector<RankKey> jobs;
     std::vector<RankKey> added;
     uint32_t left = 0;  // jobs that left since the last merge
+    // Its jobs counted by (guessed GPU type, gang size); -1: no type of the cluster allowed.
+    std::map<std::pair<int32_t, uint32_t>, uint32_t> sizes;
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -121,6 +128,17 @@ class BoreasScheduler final : public Scheduler {
   void leave_group(JobId job);
   void merge_groups(Round& round, std::span<const uint32_t> tied);
   void tidy_group(uint32_t group);
+  // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is
+  // owed and none may preempt its own queue starts and preempts nothing, and gives every ranked job
+  // the no-fit reason its place in its queue's order decides; it skips the passes, and the reasons
+  // are derived from the groups (left as that round ranked them) when asked.
+  bool round_is_quiet(Round& round);
+  void run_quiet_round(Round& round);
+  NoFitReason quiet_reason(JobId job, uint32_t ahead) const;
+  bool quiet_lazy(JobId job) const;
+  uint32_t quiet_ahead(JobId job) const;
+  void materialize_quiet(JobId job);
+  void materialize_quiet_all();
   bool in_group(uint32_t group, const RankKey& key) const;
   Status check_rank_groups(const state::ClusterView& view) const;
   bool try_start(Round& round, JobId job, uint32_t gpus, bool guaranteed_pass);
@@ -171,6 +189,12 @@ class BoreasScheduler final : public Scheduler {
   std::vector<PendingReason> reasons_;
   std::vector<NoFitReason> no_fit_reasons_;  // where set, it overrides reasons_
   uint64_t round_ = 0;
+  bool quiet_rounds_ = true;
+  uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
+  uint64_t quiet_count_ = 0;   // quiet rounds run
+  uint64_t quiet_free_ = 0;    // its free GPUs and largest free block
+  uint32_t quiet_block_ = 0;
+  std::vector<JobId> idle_held_;  // jobs mark_held set held_at for (count_idle_wait clears it)
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   // What each job adds to the kept usage (boreas_usage.cpp).
   struct Counted {

@@ -20,17 +20,28 @@ void BoreasScheduler::enter_group(JobId job, const state::ClusterView& view) {
   const auto key = std::make_pair(in.class_value, static_cast<uint32_t>(in.queue));
   auto [it, added] = group_index_.try_emplace(key, static_cast<uint32_t>(groups_.size()));
   if (added) {
-    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0});
+    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0, {}});
   }
   in.group = static_cast<int32_t>(it->second);
   in.group_attained = view.attained_gpu_us(job);
-  groups_[it->second].added.emplace_back(in.group_attained, job.value());
+  in.entered_round = round_;
+  TypeCount guess;
+  guess_demand(job, view, guess);  // sets in.guess_type
+  RankGroup& g = groups_[it->second];
+  g.added.emplace_back(in.group_attained, job.value());
+  g.sizes[{in.guess_type, in.gpus}] += 1;
 }
 
 void BoreasScheduler::leave_group(JobId job) {
+  materialize_quiet(job);  // its last reason, as the quiet round before left it
   JobInfo& in = jobs_[job.value()];
   if (in.group >= 0) {
-    groups_[in.group].left += 1;  // its entry goes stale: in_group() no longer holds
+    RankGroup& g = groups_[in.group];
+    g.left += 1;  // its entry goes stale: in_group() no longer holds
+    const auto size = g.sizes.find({in.guess_type, in.gpus});
+    if (--size->second == 0) {
+      g.sizes.erase(size);
+    }
     in.group = -1;
   }
 }
@@ -66,6 +77,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   const state::ClusterState& state = view.state();
   const auto journal = state.journal();
   if (!groups_synced_ || state.instance() != groups_instance_) {
+    materialize_quiet_all();
     for (RankGroup& g : groups_) {
       for (const auto* keys : {&g.jobs, &g.added}) {
         for (const auto& [attained, id] : *keys) {
@@ -75,6 +87,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
       g.jobs.clear();
       g.added.clear();
       g.left = 0;
+      g.sizes.clear();
     }
     for (JobId j : view.pending()) {
       enter_group(j, view);
@@ -97,8 +110,8 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   }
 }
 
+// The groups must be in step with the journal (sync_groups).
 void BoreasScheduler::rank(Round& r) {
-  sync_groups(r.view);
   struct Order {
     int32_t neg_class;
     double share;
