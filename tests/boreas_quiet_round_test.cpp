@@ -91,7 +91,7 @@ void compare_run(uint32_t seed, PlacementFactory make, bool with_queues, Counts&
   options.preemption.idle_wait_bound = Duration::seconds(5);
   policy::BoreasScheduler quiet(options, make());
   policy::BoreasScheduler full(options, make());
-  full.set_quiet_rounds(false);
+  full.set_shortcuts(false);
   state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
   for (int64_t t = 0; t < 120; ++t) {
     const Time now = Time::from_seconds(t);

@@ -131,6 +131,7 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
 
 void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
   r.generation += 1;
+  r.widened += 1;
   const Demand& d = held_demand(victim, r.view);
   if (sign > 0) {
     uncount(victim);

@@ -49,6 +49,7 @@ std::optional<std::vector<JobId>> BoreasScheduler::uncover_for(Round& r, JobId j
 
 void BoreasScheduler::uncover(Round& r, JobId job) {
   r.generation += 1;
+  r.widened += 1;
   JobInfo& in = jobs_[job.value()];
   covered_->add(static_cast<uint32_t>(in.queue), held_demand(job, r.view), -1);
   in.borrowed = true;

@@ -219,7 +219,8 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0, {}, 0};
+  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0, {}, 0,
+          {}, UINT64_MAX, 0};
   RoundFree free = round_free(view);
   r.free_by_type = std::move(free.by_type);
   r.largest_block = free.largest_block;
@@ -232,7 +233,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   }
   materialize_quiet_all();
   rank(r);
-  auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
+  auto owed = [&](size_t i) { return may_owe(r, r.gangs[i].queue) && owed_guess(r.gangs[i]); };
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size(); ++i) {
       if (!r.gangs[i].started && owed(i)) {
@@ -245,8 +246,17 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   size_t evicted = r.evicted.size();
   for (size_t i = 0; i < r.ranked.size(); ++i) {
     const JobId j = r.ranked[i];
-    if (!r.gangs[i].started && !try_start(r, j, r.gangs[i].gpus, owed(i))) {
-      const auto q = static_cast<size_t>(jobs_[j.value()].queue);
+    const RankedGang& gang = r.gangs[i];
+    if (gang.started) {
+      continue;
+    }
+    const bool is_owed = owed(i);
+    const bool blocked = cannot_start(r, gang, is_owed);
+    if (blocked) {
+      no_fit(r, j, gang.gpus);  // all try_start would do
+    }
+    if (blocked || !try_start(r, j, gang.gpus, is_owed)) {
+      const auto q = static_cast<size_t>(gang.queue);
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;
     }

@@ -44,9 +44,10 @@ class BoreasScheduler final : public Scheduler {
   // against usage counted from scratch from `view`'s running jobs (quota books, GPUs held per queue,
   // pinned GPUs, the lowest running preemptible class per queue).
   Status check_usage(const state::ClusterView& view);
-  // For tests: whether rounds that can start and preempt nothing skip the passes (on by default;
-  // off, every round runs them, as the property test's reference).
-  void set_quiet_rounds(bool on) { quiet_rounds_ = on; }
+  // For tests: whether the round takes its shortcuts (on by default): quiet rounds skip the passes,
+  // queues no gang of which is owed skip the owed test, gangs that cannot start skip try_start. Off,
+  // every round runs the passes over every job, as the property test's reference.
+  void set_shortcuts(bool on) { shortcuts_ = on; }
   uint64_t quiet_rounds_run() const { return quiet_count_; }
 
  private:
@@ -171,11 +172,18 @@ class BoreasScheduler final : public Scheduler {
   struct RankedGang {
     uint32_t queue = 0;
     uint32_t gpus = 0;
+    int32_t class_value = 0;
     bool started = false;  // by this round's plan
     bool guessed = false;
     TypeCount guess;
   };
   bool owed_guess(const RankedGang& gang);
+  // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say); kept
+  // while the round only starts jobs, which never make a gang owed.
+  bool may_owe(Round& round, uint32_t queue);
+  // A ranked gang that cannot start: nothing it fits is free, it is not owed (no reclaim) and its
+  // queue runs no lower preemptible class. Its try_start would write the no-fit reason and fail.
+  bool cannot_start(const Round& round, const RankedGang& gang, bool owed) const;
 
   TenancyOptions options_;
   std::unique_ptr<Placement> placement_;
@@ -189,7 +197,7 @@ class BoreasScheduler final : public Scheduler {
   std::vector<PendingReason> reasons_;
   std::vector<NoFitReason> no_fit_reasons_;  // where set, it overrides reasons_
   uint64_t round_ = 0;
-  bool quiet_rounds_ = true;
+  bool shortcuts_ = true;
   uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
   uint64_t quiet_count_ = 0;   // quiet rounds run
   uint64_t quiet_free_ = 0;    // its free GPUs and largest free block

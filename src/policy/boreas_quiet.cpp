@@ -16,7 +16,7 @@ namespace boreas::policy {
 // The smallest gang of each (group, guessed type) decides: a larger one fits no better, and
 // `owed` is monotone in the gang's size.
 bool BoreasScheduler::round_is_quiet(Round& r) {
-  if (!quiet_rounds_) {
+  if (!shortcuts_) {
     return false;
   }
   // A waiting job held last round has its idle wait counted when ranked: the passes do that. (Held
@@ -46,7 +46,7 @@ bool BoreasScheduler::round_is_quiet(Round& r) {
       if (type < 0 || gpus == 0 || gpus <= free) {
         return false;
       }
-      const RankedGang gang{q, gpus, false, true, TypeCount{GpuTypeId(static_cast<uint32_t>(type)), gpus}};
+      const RankedGang gang{q, gpus, 0, false, true, TypeCount{GpuTypeId(static_cast<uint32_t>(type)), gpus}};
       if (preempt && owed_guess(gang)) {
         return false;  // it would search for borrowers to reclaim
       }
@@ -132,6 +132,40 @@ void BoreasScheduler::materialize_quiet_all() {
     }
   }
   quiet_round_ = 0;
+}
+
+}  // namespace boreas::policy
+
+namespace boreas::policy {
+
+bool BoreasScheduler::may_owe(Round& r, uint32_t queue) {
+  if (!shortcuts_) {
+    return true;
+  }
+  if (r.may_owe_at != r.widened) {
+    r.may_owe.assign(book_->queue_count(), 0);
+    for (const RankGroup& g : groups_) {
+      int32_t last_type = -2;
+      for (const auto& [key, count] : g.sizes) {
+        const auto [type, gpus] = key;
+        if (type == last_type || r.may_owe[g.queue]) {
+          continue;
+        }
+        last_type = type;
+        const RankedGang gang{g.queue, gpus, 0, false, true, TypeCount{GpuTypeId(static_cast<uint32_t>(std::max(type, 0))), gpus}};
+        r.may_owe[g.queue] = type < 0 || gpus == 0 || owed_guess(gang) ? 1 : 0;
+      }
+    }
+    r.may_owe_at = r.widened;
+  }
+  return queue >= r.may_owe.size() || r.may_owe[queue] != 0;
+}
+
+bool BoreasScheduler::cannot_start(const Round& r, const RankedGang& gang, bool owed) const {
+  const uint32_t q = gang.queue;
+  const bool own_victims = options_.preemption.enabled && q < r.lowest_preemptible_class.size() &&
+                           r.lowest_preemptible_class[q] < gang.class_value;
+  return shortcuts_ && !owed && !own_victims && r.scratch.total_free() < gang.gpus;
 }
 
 }  // namespace boreas::policy

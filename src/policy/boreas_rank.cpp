@@ -147,6 +147,7 @@ void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
     RankedGang& gang = r.gangs.emplace_back();
     gang.queue = static_cast<uint32_t>(in.queue);
     gang.gpus = in.gpus;
+    gang.class_value = in.class_value;
     gang.guessed = !guess_demand(JobId(id), r.view, gang.guess).empty();
   };
   if (tied.size() == 1) {

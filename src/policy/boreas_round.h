@@ -32,6 +32,10 @@ struct BoreasScheduler::Round {
   // Reclaim searches that failed, kept while nothing they read changed (boreas_admit.cpp).
   std::vector<FailedReclaim> failed_reclaims;
   uint64_t generation = 0;  // bumped by every start, eviction and uncover this round
+  // Queues with a waiting gang `owed` may hold, as of `widened` (boreas_quiet.cpp, may_owe).
+  std::vector<uint8_t> may_owe;
+  uint64_t may_owe_at = UINT64_MAX;
+  uint64_t widened = 0;  // bumped by every eviction (or its undoing) and uncover: owed may grow
 };
 
 inline bool same_demand(const Demand& a, const Demand& b) {
