@@ -233,7 +233,11 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   }
   materialize_quiet_all();
   rank(r);
-  auto owed = [&](size_t i) { return may_owe(r, r.gangs[i].queue) && owed_guess(r.gangs[i]); };
+  auto owed = [&](size_t i) {
+    const uint32_t q = r.gangs[i].queue;
+    const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();  // may_owe's answer, kept
+    return (known ? r.may_owe[q] != 0 : may_owe(r, q)) && owed_guess(r.gangs[i]);
+  };
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size(); ++i) {
       if (!r.gangs[i].started && owed(i)) {

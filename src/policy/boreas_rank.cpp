@@ -140,15 +140,20 @@ void BoreasScheduler::rank(Round& r) {
 // share rank their jobs by the rest of the key.
 void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
   auto emit = [&](uint32_t id) {
-    count_idle_wait(JobId(id), r.view.now());
     JobInfo& in = jobs_[id];
+    if (!in.held_at.is_never()) {
+      count_idle_wait(JobId(id), r.view.now());
+    }
     in.rank_pos = static_cast<uint32_t>(r.ranked.size());
     r.ranked.push_back(JobId(id));
     RankedGang& gang = r.gangs.emplace_back();
     gang.queue = static_cast<uint32_t>(in.queue);
     gang.gpus = in.gpus;
     gang.class_value = in.class_value;
-    gang.guessed = !guess_demand(JobId(id), r.view, gang.guess).empty();
+    gang.guessed = in.guess_type >= 0;  // guess_demand's answer, looked up when the job entered its group
+    if (gang.guessed) {
+      gang.guess = TypeCount{GpuTypeId(static_cast<uint32_t>(in.guess_type)), in.gpus};
+    }
   };
   if (tied.size() == 1) {
     for (const auto& [attained, id] : groups_[tied[0]].jobs) {
