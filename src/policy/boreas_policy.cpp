@@ -219,8 +219,7 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0, {}, 0,
-          {}, UINT64_MAX, 0};
+  Round r(view, options_.preemption.max_per_round);
   RoundFree free = round_free(view);
   r.free_by_type = std::move(free.by_type);
   r.largest_block = free.largest_block;
@@ -232,6 +231,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
     return std::move(r.plan);
   }
   materialize_quiet_all();
+  count_held_waits(r);
   rank(r);
   auto owed = [&](size_t i) {
     const uint32_t q = r.gangs[i].queue;
@@ -245,10 +245,17 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
       }
     }
   };
-  guarantee_pass();
+  if (!shortcuts_ || may_owe_any(r)) {  // else the guarantee pass would try no job
+    emit_all(r);
+    guarantee_pass();
+  }
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
   size_t evicted = r.evicted.size();
-  for (size_t i = 0; i < r.ranked.size(); ++i) {
+  for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
+    if (shortcuts_ && r.evicted.size() == evicted && rest_cannot_start(r)) {
+      write_tail(r, i);  // what the rest of the pass would write
+      break;
+    }
     const JobId j = r.ranked[i];
     const RankedGang& gang = r.gangs[i];
     if (gang.started) {

@@ -127,7 +127,19 @@ class BoreasScheduler final : public Scheduler {
   void sync_groups(const state::ClusterView& view);
   void enter_group(JobId job, const state::ClusterView& view);
   void leave_group(JobId job);
-  void merge_groups(Round& round, std::span<const uint32_t> tied);
+  // The ranking made as the passes ask (boreas_rank.cpp): rank() orders the groups, emit_next()
+  // appends the next job to the round's ranking (false when none is left), emit_all() all of them.
+  bool emit_next(Round& round);
+  void emit_all(Round& round);
+  void emit(Round& round, uint32_t job);
+  // Whether no job the pass has not reached can start or preempt (boreas_quiet.cpp): checked by
+  // (group, guessed type) like a quiet round, again only once the free GPUs or `widened` moved;
+  // write_tail then writes the reasons the rest of the pass would, ranking none of those jobs.
+  bool rest_cannot_start(Round& round);
+  void write_tail(Round& round, size_t walked);
+  bool may_owe_any(Round& round);
+  // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
+  void count_held_waits(Round& round);
   void tidy_group(uint32_t group);
   // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is
   // owed and none may preempt its own queue starts and preempts nothing, and gives every ranked job
@@ -159,6 +171,7 @@ class BoreasScheduler final : public Scheduler {
   void mark_held(Round& round);
   void pin(const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job, uint32_t gpus);
+  static NoFitReason no_fit_reason(uint32_t queue, uint32_t need, uint32_t ahead, uint64_t free, uint32_t largest_block);
   // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
   // when it starts and kept while it runs), so a round does not look up every running GPU's node.
   const Demand& held_demand(JobId job, const state::ClusterView& view);

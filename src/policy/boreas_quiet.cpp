@@ -69,19 +69,7 @@ void BoreasScheduler::run_quiet_round(Round& r) {
 
 BoreasScheduler::NoFitReason BoreasScheduler::quiet_reason(JobId job, uint32_t ahead) const {
   const JobInfo& in = jobs_[job.value()];
-  NoFitReason reason;
-  reason.queue = static_cast<uint32_t>(in.queue);
-  reason.need = in.gpus;
-  reason.ahead = ahead;
-  if (ahead > 0) {
-    reason.kind = PendingKind::kBehindHigherPriority;
-    reason.have = quiet_free_;
-  } else {
-    reason.kind = PendingKind::kNoFit;
-    reason.have = quiet_block_;
-    reason.ceiling = quiet_free_;
-  }
-  return reason;
+  return no_fit_reason(static_cast<uint32_t>(in.queue), in.gpus, ahead, quiet_free_, quiet_block_);
 }
 
 // Ranked in the last round, which was quiet, and in its group since.
@@ -166,6 +154,86 @@ bool BoreasScheduler::cannot_start(const Round& r, const RankedGang& gang, bool 
   const bool own_victims = options_.preemption.enabled && q < r.lowest_preemptible_class.size() &&
                            r.lowest_preemptible_class[q] < gang.class_value;
   return shortcuts_ && !owed && !own_victims && r.scratch.total_free() < gang.gpus;
+}
+
+}  // namespace boreas::policy
+
+namespace boreas::policy {
+
+bool BoreasScheduler::may_owe_any(Round& r) {
+  may_owe(r, 0);
+  return std::any_of(r.may_owe.begin(), r.may_owe.end(), [](uint8_t m) { return m != 0; });
+}
+
+void BoreasScheduler::count_held_waits(Round& r) {
+  for (JobId j : idle_held_) {
+    if (jobs_[j.value()].group >= 0) {
+      count_idle_wait(j, r.view.now());
+    }
+  }
+}
+
+bool BoreasScheduler::rest_cannot_start(Round& r) {
+  const uint64_t free = r.scratch.total_free();
+  if (free == r.stop_free && r.widened == r.stop_widened) {
+    return false;  // nothing it reads moved since it said no
+  }
+  r.stop_free = free;
+  r.stop_widened = r.widened;
+  const bool preempt = options_.preemption.enabled;
+  for (const RankGroup& g : groups_) {
+    const uint32_t q = g.queue;
+    if (g.sizes.empty()) {
+      continue;
+    }
+    if (preempt && q < r.lowest_preemptible_class.size() && r.lowest_preemptible_class[q] < g.class_value) {
+      return false;
+    }
+    if (may_owe(r, q)) {
+      return false;
+    }
+    int32_t last_type = -2;
+    for (const auto& [key, count] : g.sizes) {
+      const auto [type, gpus] = key;
+      if (type != last_type && (type < 0 || gpus == 0 || gpus <= free)) {
+        return false;
+      }
+      last_type = type;
+    }
+  }
+  return true;
+}
+
+void BoreasScheduler::write_tail(Round& r, size_t walked) {
+  for (size_t k = walked; k < r.ranked.size(); ++k) {  // ranked, not reached
+    const RankedGang& gang = r.gangs[k];
+    if (!gang.started) {
+      no_fit(r, r.ranked[k], gang.gpus);
+      r.waiting.resize(std::max<size_t>(r.waiting.size(), gang.queue + 1), 0);
+      r.waiting[gang.queue] += 1;
+    }
+  }
+  // Not ranked: every job of its queue ranked before it waits but those this round started.
+  std::vector<uint32_t> started(book_->queue_count(), 0);
+  for (const Start& st : r.plan.starts) {
+    started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
+  }
+  const uint64_t free = r.scratch.total_free();
+  for (uint32_t g = 0; g < groups_.size(); ++g) {
+    const RankGroup& mine = groups_[g];
+    if (r.emitted[g] >= mine.jobs.size()) {
+      continue;
+    }
+    size_t ahead = 0;
+    for (const RankGroup& h : groups_) {
+      ahead += h.queue == mine.queue && h.class_value > mine.class_value ? h.jobs.size() : 0;
+    }
+    ahead -= started[mine.queue];
+    for (size_t p = r.emitted[g]; p < mine.jobs.size(); ++p) {
+      const uint32_t id = mine.jobs[p].second;
+      no_fit_reasons_[id] = no_fit_reason(mine.queue, jobs_[id].gpus, static_cast<uint32_t>(ahead + p), free, r.largest_block);
+    }
+  }
 }
 
 }  // namespace boreas::policy
