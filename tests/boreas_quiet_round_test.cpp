@@ -17,35 +17,11 @@
 #include "policy/placement.h"
 #include "state/cluster_view.h"
 #include "support/arrivals.h"
+#include "support/boreas_runs.h"
 #include "support/cluster_builder.h"
 
 namespace boreas {
 namespace {
-
-constexpr const char* kTree =
-    "priority_classes:\n"
-    "  - {name: prod, value: 20, preemptible: false}\n"
-    "  - {name: high, value: 10}\n"
-    "  - {name: low, value: 1}\n"
-    "queues:\n"
-    "  - {name: org, quotas: [{gpu: '*', guaranteed: 12}]}\n"
-    "  - {name: t1, parent: org, quotas: [{gpu: '*', guaranteed: 6}]}\n"
-    "  - {name: t2, parent: org, quotas: [{gpu: '*', guaranteed: 4}]}\n"
-    "  - {name: x, quotas: [{gpu: '*', guaranteed: 8}]}\n";
-
-std::string plan_text(const policy::Plan& plan) {
-  std::string out = "preempt";
-  for (JobId v : plan.preemptions) {
-    out += " " + std::to_string(v.value());
-  }
-  for (const policy::Start& st : plan.starts) {
-    out += "; start " + std::to_string(st.job.value()) + " on";
-    for (GpuId g : st.gpus) {
-      out += " " + std::to_string(g.value());
-    }
-  }
-  return out + "; wake " + (plan.wake_at ? std::to_string(plan.wake_at->us()) : "-");
-}
 
 struct Counts {
   uint64_t rounds = 0, quiet = 0, started = 0, preempted = 0, behind = 0;
@@ -73,7 +49,7 @@ using PlacementFactory = std::unique_ptr<policy::Placement> (*)();
 
 void compare_run(uint32_t seed, PlacementFactory make, bool with_queues, Counts& counts) {
   const Cluster cluster = testing::uniform_cluster(2, 2, 8);
-  auto tree = config::load_queues_string(kTree, "inline", cluster);
+  auto tree = config::load_queues_string(testing::kClassedTree, "inline", cluster);
   ASSERT_TRUE(tree.is_ok()) << tree.status().message();
   const char* queues[] = {"org", "t1", "t2", "x", "z"};
   const char* classes[] = {"prod", "high", "high", "low", "low", "low", "low", "low", "low", "low", "low", "low"};
@@ -93,25 +69,16 @@ void compare_run(uint32_t seed, PlacementFactory make, bool with_queues, Counts&
   policy::BoreasScheduler full(options, make());
   full.set_shortcuts(false);
   state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
-  for (int64_t t = 0; t < 120; ++t) {
+  for (uint32_t t = 0; t < 120; ++t) {
     const Time now = Time::from_seconds(t);
-    const Status arrived = testing::submit_arrivals(s, jobs.jobs(), now);
-    ASSERT_TRUE(arrived.is_ok()) << arrived.message();
-    const state::ClusterView view(s, now);
-    const policy::Plan a = full.schedule(view), b = quiet.schedule(view);
-    ASSERT_EQ(plan_text(a), plan_text(b)) << "seed " << seed << " at " << t << " s";
+    ASSERT_EQ(testing::submit_arrivals(s, jobs.jobs(), now).message(), "");
+    const policy::Plan a = full.schedule(state::ClusterView(s, now));
+    const policy::Plan b = quiet.schedule(state::ClusterView(s, now));
+    ASSERT_EQ(testing::round_difference(a, b, full, quiet, s.job_count()), "") << "seed " << seed << " at " << t << " s";
     for (uint32_t j = 0; j < s.job_count(); ++j) {
-      const policy::PendingReason want = full.pending_reason(JobId(j));
-      ASSERT_EQ(policy::describe(want), policy::describe(quiet.pending_reason(JobId(j))))
-          << "seed " << seed << " at " << t << " s, job " << j;
-      counts.behind += want.kind == policy::PendingKind::kBehindHigherPriority ? 1 : 0;
+      counts.behind += full.pending_reason(JobId(j)).kind == policy::PendingKind::kBehindHigherPriority ? 1 : 0;
     }
-    for (JobId v : a.preemptions) {
-      ASSERT_TRUE(s.preempt(v, now).is_ok());
-    }
-    for (const policy::Start& st : a.starts) {
-      ASSERT_TRUE(s.start(st.job, st.gpus, now).is_ok());
-    }
+    ASSERT_TRUE(testing::apply_plan(s, a, now).is_ok());
     counts.rounds += 1;
     counts.started += a.starts.size();
     counts.preempted += a.preemptions.size();

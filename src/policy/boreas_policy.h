@@ -146,6 +146,7 @@ class BoreasScheduler final : public Scheduler {
   // the no-fit reason its place in its queue's order decides; it skips the passes, and the reasons
   // are derived from the groups (left as that round ranked them) when asked.
   bool round_is_quiet(Round& round);
+  bool none_may_start(Round& round);
   void run_quiet_round(Round& round);
   NoFitReason quiet_reason(JobId job, uint32_t ahead) const;
   bool quiet_lazy(JobId job) const;

@@ -13,8 +13,6 @@
 
 namespace boreas::policy {
 
-// The smallest gang of each (group, guessed type) decides: a larger one fits no better, and
-// `owed` is monotone in the gang's size.
 bool BoreasScheduler::round_is_quiet(Round& r) {
   if (!shortcuts_) {
     return false;
@@ -26,6 +24,13 @@ bool BoreasScheduler::round_is_quiet(Round& r) {
       return false;
     }
   }
+  return none_may_start(r);
+}
+
+// No waiting gang fits the free GPUs, none is owed and none may preempt its own queue. The
+// smallest gang of each (group, guessed type) decides: a larger one fits no better, and `owed` is
+// monotone in the gang's size (may_owe). Without preemption an owed gang only fails to fit.
+bool BoreasScheduler::none_may_start(Round& r) {
   const uint64_t free = r.scratch.total_free();
   const bool preempt = options_.preemption.enabled;
   for (const RankGroup& g : groups_) {
@@ -36,20 +41,16 @@ bool BoreasScheduler::round_is_quiet(Round& r) {
     if (preempt && q < r.lowest_preemptible_class.size() && r.lowest_preemptible_class[q] < g.class_value) {
       return false;  // it may preempt a lower class of its own queue
     }
+    if (preempt && may_owe(r, q)) {
+      return false;  // it would search for borrowers to reclaim
+    }
     int32_t last_type = -2;
     for (const auto& [key, count] : g.sizes) {
       const auto [type, gpus] = key;
-      if (type == last_type) {
-        continue;
-      }
-      last_type = type;
-      if (type < 0 || gpus == 0 || gpus <= free) {
+      if (type != last_type && (type < 0 || gpus == 0 || gpus <= free)) {
         return false;
       }
-      const RankedGang gang{q, gpus, 0, false, true, TypeCount{GpuTypeId(static_cast<uint32_t>(type)), gpus}};
-      if (preempt && owed_guess(gang)) {
-        return false;  // it would search for borrowers to reclaim
-      }
+      last_type = type;
     }
   }
   return true;
@@ -180,28 +181,7 @@ bool BoreasScheduler::rest_cannot_start(Round& r) {
   }
   r.stop_free = free;
   r.stop_widened = r.widened;
-  const bool preempt = options_.preemption.enabled;
-  for (const RankGroup& g : groups_) {
-    const uint32_t q = g.queue;
-    if (g.sizes.empty()) {
-      continue;
-    }
-    if (preempt && q < r.lowest_preemptible_class.size() && r.lowest_preemptible_class[q] < g.class_value) {
-      return false;
-    }
-    if (may_owe(r, q)) {
-      return false;
-    }
-    int32_t last_type = -2;
-    for (const auto& [key, count] : g.sizes) {
-      const auto [type, gpus] = key;
-      if (type != last_type && (type < 0 || gpus == 0 || gpus <= free)) {
-        return false;
-      }
-      last_type = type;
-    }
-  }
-  return true;
+  return none_may_start(r);
 }
 
 void BoreasScheduler::write_tail(Round& r, size_t walked) {
