@@ -15,6 +15,7 @@
 #include "policy/round_free.h"
 #include "state/cluster_view.h"
 #include "support/arrivals.h"
+#include "support/boreas_runs.h"
 #include "support/cluster_builder.h"
 
 namespace boreas {
@@ -30,17 +31,6 @@ Cluster two_types(Cluster c) {
   }
   return c;
 }
-
-constexpr const char* kTree =
-    "priority_classes:\n"
-    "  - {name: prod, value: 20, preemptible: false}\n"
-    "  - {name: high, value: 10}\n"
-    "  - {name: low, value: 1}\n"
-    "queues:\n"
-    "  - {name: org, quotas: [{gpu: '*', guaranteed: 12}]}\n"
-    "  - {name: t1, parent: org, quotas: [{gpu: '*', guaranteed: 6}]}\n"
-    "  - {name: t2, parent: org, quotas: [{gpu: '*', guaranteed: 4}]}\n"
-    "  - {name: x, quotas: [{gpu: '*', guaranteed: 8}]}\n";
 
 struct Counts {
   uint64_t rounds = 0, preempted = 0, requeued = 0, tidy_rounds = 0;
@@ -69,7 +59,7 @@ void apply(state::ClusterState& s, const policy::Plan& plan, Time now, std::mt19
 
 void run_checked(uint32_t seed, Counts& counts) {
   const Cluster cluster = two_types(testing::uniform_cluster(2, 2, 8));
-  auto tree = config::load_queues_string(kTree, "inline", cluster);
+  auto tree = config::load_queues_string(testing::kClassedTree, "inline", cluster);
   ASSERT_TRUE(tree.is_ok()) << tree.status().message();
   const char* queues[] = {"org", "t1", "t2", "x", "z"};
   std::mt19937 rng(seed);

@@ -17,6 +17,7 @@
 #include "policy/preemption.h"
 #include "state/cluster_view.h"
 #include "support/arrivals.h"
+#include "support/boreas_runs.h"
 #include "support/cluster_builder.h"
 
 namespace boreas {
@@ -247,20 +248,6 @@ constexpr const char* kTree =
     "  - {name: b, quotas: [{gpu: '*', guaranteed: 16}]}\n"
     "  - {name: c, quotas: [{gpu: '*', guaranteed: 8}]}\n";
 
-std::string plan_text(const policy::Plan& plan) {
-  std::string out = "preempt";
-  for (JobId v : plan.preemptions) {
-    out += " " + std::to_string(v.value());
-  }
-  for (const policy::Start& st : plan.starts) {
-    out += "; start " + std::to_string(st.job.value()) + " on";
-    for (GpuId g : st.gpus) {
-      out += " " + std::to_string(g.value());
-    }
-  }
-  return out + "; wake " + (plan.wake_at ? std::to_string(plan.wake_at->us()) : "-");
-}
-
 struct RunCounts {
   uint64_t rounds = 0, preempted = 0;
 };
@@ -289,17 +276,8 @@ void compare_run(uint32_t seed, const PlacementFactory& make, RunCounts& counts)
     ASSERT_TRUE(arrived.is_ok()) << arrived.message();
     const state::ClusterView view(s, now);
     const policy::Plan a = full.schedule(view), b = proved.schedule(view);
-    ASSERT_EQ(plan_text(a), plan_text(b)) << "seed " << seed << " at " << t << " s";
-    for (uint32_t j = 0; j < s.job_count(); ++j) {
-      ASSERT_EQ(policy::describe(full.pending_reason(JobId(j))), policy::describe(proved.pending_reason(JobId(j))))
-          << "seed " << seed << " at " << t << " s, job " << j;
-    }
-    for (JobId v : a.preemptions) {
-      ASSERT_TRUE(s.preempt(v, now).is_ok());
-    }
-    for (const policy::Start& st : a.starts) {
-      ASSERT_TRUE(s.start(st.job, st.gpus, now).is_ok());
-    }
+    ASSERT_EQ(testing::round_difference(a, b, full, proved, s.job_count()), "") << "seed " << seed << " at " << t << " s";
+    ASSERT_TRUE(testing::apply_plan(s, a, now).is_ok());
     counts.rounds += 1;
     counts.preempted += a.preemptions.size();
     std::vector<JobId> running(s.running().begin(), s.running().end());

@@ -59,20 +59,26 @@ bool BoreasScheduler::try_start(Round& r, JobId job, uint32_t need, bool guarant
 // PendingReason: the queue's name, no GPU type, nothing guaranteed).
 void BoreasScheduler::no_fit(Round& r, JobId job, uint32_t need) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
-  NoFitReason& reason = no_fit_reasons_[job.value()];
-  reason.queue = q;
+  const uint32_t ahead = q < r.waiting.size() ? r.waiting[q] : 0;
+  no_fit_reasons_[job.value()] = no_fit_reason(q, need, ahead, r.scratch.total_free(), r.largest_block);
+}
+
+// `behind-higher-priority` when jobs of its queue ranked before it wait, else `no-fit`.
+BoreasScheduler::NoFitReason BoreasScheduler::no_fit_reason(uint32_t queue, uint32_t need, uint32_t ahead,
+                                                            uint64_t free, uint32_t largest_block) {
+  NoFitReason reason;
+  reason.queue = queue;
   reason.need = need;
-  if (q < r.waiting.size() && r.waiting[q] > 0) {
+  reason.ahead = ahead;
+  if (ahead > 0) {
     reason.kind = PendingKind::kBehindHigherPriority;
-    reason.ahead = r.waiting[q];
-    reason.have = r.scratch.total_free();
-    reason.ceiling = 0;
+    reason.have = free;
   } else {
     reason.kind = PendingKind::kNoFit;
-    reason.ahead = 0;
-    reason.have = r.largest_block;
-    reason.ceiling = r.scratch.total_free();
+    reason.have = largest_block;
+    reason.ceiling = free;
   }
+  return reason;
 }
 
 bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool guaranteed_pass) {
@@ -131,6 +137,7 @@ void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus,
 
 void BoreasScheduler::evict(Round& r, JobId victim, int32_t sign) {
   r.generation += 1;
+  r.widened += 1;
   const Demand& d = held_demand(victim, r.view);
   if (sign > 0) {
     uncount(victim);

@@ -49,6 +49,7 @@ std::optional<std::vector<JobId>> BoreasScheduler::uncover_for(Round& r, JobId j
 
 void BoreasScheduler::uncover(Round& r, JobId job) {
   r.generation += 1;
+  r.widened += 1;
   JobInfo& in = jobs_[job.value()];
   covered_->add(static_cast<uint32_t>(in.queue), held_demand(job, r.view), -1);
   in.borrowed = true;
@@ -67,6 +68,7 @@ void BoreasScheduler::count_idle_wait(JobId job, Time now) {
 // next round; the policy asks to be woken when that wait reaches the bound.
 void BoreasScheduler::mark_held(Round& r) {
   const auto& view = r.view;
+  std::erase_if(idle_held_, [&](JobId j) { return jobs_[j.value()].held_at.is_never(); });
   for (JobId j : r.held_jobs) {
     JobInfo& in = jobs_[j.value()];
     const JobSpec& spec = view.spec(j);
@@ -81,6 +83,7 @@ void BoreasScheduler::mark_held(Round& r) {
       continue;
     }
     in.held_at = view.now();
+    idle_held_.push_back(j);
     const Duration bound = options_.preemption.idle_wait_bound;
     if (spec.preemptible && in.class_preemptible && in.idle_wait < bound && bound != Duration::infinite()) {
       const Time due = view.now() + (bound - in.idle_wait);

@@ -44,7 +44,7 @@ PendingReason BoreasScheduler::pending_reason(JobId job) const {
   if (job.value() >= reasons_.size()) {
     return PendingReason{};
   }
-  const NoFitReason& n = no_fit_reasons_[job.value()];
+  const NoFitReason n = quiet_lazy(job) ? quiet_reason(job, quiet_ahead(job)) : no_fit_reasons_[job.value()];
   if (n.kind == PendingKind::kNone) {
     return reasons_[job.value()];
   }
@@ -218,13 +218,25 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
-  Round r{view, Scratch(view), {}, {}, {}, {}, {}, {}, false, {}, {}, {}, Borrow::kNo, {}, options_.preemption.max_per_round, 0, {}, 0};
+  Round r(view, options_.preemption.max_per_round);
   RoundFree free = round_free(view);
   r.free_by_type = std::move(free.by_type);
   r.largest_block = free.largest_block;
   account(r);
+  sync_groups(view);
+  if (round_is_quiet(r)) {
+    run_quiet_round(r);
+    last_held_ = held_;
+    return std::move(r.plan);
+  }
+  materialize_quiet_all();
+  count_held_waits(r);
   rank(r);
-  auto owed = [&](size_t i) { return owed_guess(r.gangs[i]); };
+  auto owed = [&](size_t i) {
+    const uint32_t q = r.gangs[i].queue;
+    const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();  // may_owe's answer, kept
+    return (known ? r.may_owe[q] != 0 : may_owe(r, q)) && owed_guess(r.gangs[i]);
+  };
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size(); ++i) {
       if (!r.gangs[i].started && owed(i)) {
@@ -232,13 +244,29 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
       }
     }
   };
-  guarantee_pass();
+  if (!shortcuts_ || may_owe_any(r)) {  // else the guarantee pass would try no job
+    emit_all(r);
+    guarantee_pass();
+  }
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
   size_t evicted = r.evicted.size();
-  for (size_t i = 0; i < r.ranked.size(); ++i) {
+  for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
+    if (shortcuts_ && r.evicted.size() == evicted && rest_cannot_start(r)) {
+      write_tail(r, i);  // what the rest of the pass would write
+      break;
+    }
     const JobId j = r.ranked[i];
-    if (!r.gangs[i].started && !try_start(r, j, r.gangs[i].gpus, owed(i))) {
-      const auto q = static_cast<size_t>(jobs_[j.value()].queue);
+    const RankedGang& gang = r.gangs[i];
+    if (gang.started) {
+      continue;
+    }
+    const bool is_owed = owed(i);
+    const bool blocked = cannot_start(r, gang, is_owed);
+    if (blocked) {
+      no_fit(r, j, gang.gpus);  // all try_start would do
+    }
+    if (blocked || !try_start(r, j, gang.gpus, is_owed)) {
+      const auto q = static_cast<size_t>(gang.queue);
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;
     }

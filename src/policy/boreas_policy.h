@@ -44,6 +44,11 @@ class BoreasScheduler final : public Scheduler {
   // against usage counted from scratch from `view`'s running jobs (quota books, GPUs held per queue,
   // pinned GPUs, the lowest running preemptible class per queue).
   Status check_usage(const state::ClusterView& view);
+  // For tests: whether the round takes its shortcuts (on by default): quiet rounds skip the passes,
+  // queues no gang of which is owed skip the owed test, gangs that cannot start skip try_start. Off,
+  // every round runs the passes over every job, as the property test's reference.
+  void set_shortcuts(bool on) { shortcuts_ = on; }
+  uint64_t quiet_rounds_run() const { return quiet_count_; }
 
  private:
   struct Round;
@@ -63,6 +68,7 @@ class BoreasScheduler final : public Scheduler {
     uint64_t started_round = 0;     // the round that last started it (rounds count from 1)
     uint32_t gpus = 0;              // its gang's size, read with the rest when first seen
     uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
+    uint64_t entered_round = 0;     // the round whose journal sync put it in its group
   };
   // The reason `no_fit` gives, kept in place of a PendingReason (no strings to write for each
   // waiting job each round) and turned into one when asked.
@@ -84,6 +90,8 @@ class BoreasScheduler final : public Scheduler {
     std::vector<RankKey> jobs;
     std::vector<RankKey> added;
     uint32_t left = 0;  // jobs that left since the last merge
+    // Its jobs counted by (guessed GPU type, gang size); -1: no type of the cluster allowed.
+    std::map<std::pair<int32_t, uint32_t>, uint32_t> sizes;
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -119,8 +127,32 @@ class BoreasScheduler final : public Scheduler {
   void sync_groups(const state::ClusterView& view);
   void enter_group(JobId job, const state::ClusterView& view);
   void leave_group(JobId job);
-  void merge_groups(Round& round, std::span<const uint32_t> tied);
+  // The ranking made as the passes ask (boreas_rank.cpp): rank() orders the groups, emit_next()
+  // appends the next job to the round's ranking (false when none is left), emit_all() all of them.
+  bool emit_next(Round& round);
+  void emit_all(Round& round);
+  void emit(Round& round, uint32_t job);
+  // Whether no job the pass has not reached can start or preempt (boreas_quiet.cpp): checked by
+  // (group, guessed type) like a quiet round, again only once the free GPUs or `widened` moved;
+  // write_tail then writes the reasons the rest of the pass would, ranking none of those jobs.
+  bool rest_cannot_start(Round& round);
+  void write_tail(Round& round, size_t walked);
+  bool may_owe_any(Round& round);
+  // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
+  void count_held_waits(Round& round);
   void tidy_group(uint32_t group);
+  // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is
+  // owed and none may preempt its own queue starts and preempts nothing, and gives every ranked job
+  // the no-fit reason its place in its queue's order decides; it skips the passes, and the reasons
+  // are derived from the groups (left as that round ranked them) when asked.
+  bool round_is_quiet(Round& round);
+  bool none_may_start(Round& round);
+  void run_quiet_round(Round& round);
+  NoFitReason quiet_reason(JobId job, uint32_t ahead) const;
+  bool quiet_lazy(JobId job) const;
+  uint32_t quiet_ahead(JobId job) const;
+  void materialize_quiet(JobId job);
+  void materialize_quiet_all();
   bool in_group(uint32_t group, const RankKey& key) const;
   Status check_rank_groups(const state::ClusterView& view) const;
   bool try_start(Round& round, JobId job, uint32_t gpus, bool guaranteed_pass);
@@ -140,6 +172,7 @@ class BoreasScheduler final : public Scheduler {
   void mark_held(Round& round);
   void pin(const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job, uint32_t gpus);
+  static NoFitReason no_fit_reason(uint32_t queue, uint32_t need, uint32_t ahead, uint64_t free, uint32_t largest_block);
   // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
   // when it starts and kept while it runs), so a round does not look up every running GPU's node.
   const Demand& held_demand(JobId job, const state::ClusterView& view);
@@ -153,11 +186,18 @@ class BoreasScheduler final : public Scheduler {
   struct RankedGang {
     uint32_t queue = 0;
     uint32_t gpus = 0;
+    int32_t class_value = 0;
     bool started = false;  // by this round's plan
     bool guessed = false;
     TypeCount guess;
   };
   bool owed_guess(const RankedGang& gang);
+  // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say); kept
+  // while the round only starts jobs, which never make a gang owed.
+  bool may_owe(Round& round, uint32_t queue);
+  // A ranked gang that cannot start: nothing it fits is free, it is not owed (no reclaim) and its
+  // queue runs no lower preemptible class. Its try_start would write the no-fit reason and fail.
+  bool cannot_start(const Round& round, const RankedGang& gang, bool owed) const;
 
   TenancyOptions options_;
   std::unique_ptr<Placement> placement_;
@@ -171,6 +211,12 @@ class BoreasScheduler final : public Scheduler {
   std::vector<PendingReason> reasons_;
   std::vector<NoFitReason> no_fit_reasons_;  // where set, it overrides reasons_
   uint64_t round_ = 0;
+  bool shortcuts_ = true;
+  uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
+  uint64_t quiet_count_ = 0;   // quiet rounds run
+  uint64_t quiet_free_ = 0;    // its free GPUs and largest free block
+  uint32_t quiet_block_ = 0;
+  std::vector<JobId> idle_held_;  // jobs mark_held set held_at for (count_idle_wait clears it)
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   // What each job adds to the kept usage (boreas_usage.cpp).
   struct Counted {

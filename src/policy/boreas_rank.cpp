@@ -4,7 +4,6 @@
 // state's journal; a round orders the groups by (class, share) and merges the groups that tie.
 #include <algorithm>
 #include <string>
-#include <queue>
 #include <tuple>
 
 #include "policy/boreas_policy.h"
@@ -20,17 +19,28 @@ void BoreasScheduler::enter_group(JobId job, const state::ClusterView& view) {
   const auto key = std::make_pair(in.class_value, static_cast<uint32_t>(in.queue));
   auto [it, added] = group_index_.try_emplace(key, static_cast<uint32_t>(groups_.size()));
   if (added) {
-    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0});
+    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0, {}});
   }
   in.group = static_cast<int32_t>(it->second);
   in.group_attained = view.attained_gpu_us(job);
-  groups_[it->second].added.emplace_back(in.group_attained, job.value());
+  in.entered_round = round_;
+  TypeCount guess;
+  guess_demand(job, view, guess);  // sets in.guess_type
+  RankGroup& g = groups_[it->second];
+  g.added.emplace_back(in.group_attained, job.value());
+  g.sizes[{in.guess_type, in.gpus}] += 1;
 }
 
 void BoreasScheduler::leave_group(JobId job) {
+  materialize_quiet(job);  // its last reason, as the quiet round before left it
   JobInfo& in = jobs_[job.value()];
   if (in.group >= 0) {
-    groups_[in.group].left += 1;  // its entry goes stale: in_group() no longer holds
+    RankGroup& g = groups_[in.group];
+    g.left += 1;  // its entry goes stale: in_group() no longer holds
+    const auto size = g.sizes.find({in.guess_type, in.gpus});
+    if (--size->second == 0) {
+      g.sizes.erase(size);
+    }
     in.group = -1;
   }
 }
@@ -66,6 +76,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   const state::ClusterState& state = view.state();
   const auto journal = state.journal();
   if (!groups_synced_) {
+    materialize_quiet_all();
     for (RankGroup& g : groups_) {
       for (const auto* keys : {&g.jobs, &g.added}) {
         for (const auto& [attained, id] : *keys) {
@@ -75,6 +86,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
       g.jobs.clear();
       g.added.clear();
       g.left = 0;
+      g.sizes.clear();
     }
     for (JobId j : view.pending()) {
       enter_group(j, view);
@@ -96,8 +108,9 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   }
 }
 
+// The groups must be in step with the journal (sync_groups). Orders the groups; the jobs are
+// ranked as the passes ask for them (emit_next).
 void BoreasScheduler::rank(Round& r) {
-  sync_groups(r.view);
   struct Order {
     int32_t neg_class;
     double share;
@@ -112,49 +125,74 @@ void BoreasScheduler::rank(Round& r) {
     }
   }
   std::sort(order.begin(), order.end());
-  std::vector<uint32_t> tied;
+  r.rank_groups.clear();
+  r.tie_end.assign(order.size(), 0);
   for (size_t a = 0, b = 0; a < order.size(); a = b) {
-    tied.clear();
     for (b = a; b < order.size() && order[b].neg_class == order[a].neg_class && order[b].share == order[a].share; ++b) {
-      tied.push_back(order[b].group);
+      r.rank_groups.push_back(order[b].group);
     }
-    merge_groups(r, tied);
+    r.tie_end[a] = static_cast<uint32_t>(b);
+  }
+  r.emitted.assign(groups_.size(), 0);
+}
+
+void BoreasScheduler::emit(Round& r, uint32_t id) {
+  JobInfo& in = jobs_[id];
+  in.rank_pos = static_cast<uint32_t>(r.ranked.size());
+  r.ranked.push_back(JobId(id));
+  RankedGang& gang = r.gangs.emplace_back();
+  gang.queue = static_cast<uint32_t>(in.queue);
+  gang.gpus = in.gpus;
+  gang.class_value = in.class_value;
+  gang.guessed = in.guess_type >= 0;  // guess_demand's answer, looked up when the job entered its group
+  if (gang.guessed) {
+    gang.guess = TypeCount{GpuTypeId(static_cast<uint32_t>(in.guess_type)), in.gpus};
   }
 }
 
-// Appends the groups' jobs to the ranking in (attained, id) order: groups that tie on class and
-// share rank their jobs by the rest of the key.
-void BoreasScheduler::merge_groups(Round& r, std::span<const uint32_t> tied) {
-  auto emit = [&](uint32_t id) {
-    count_idle_wait(JobId(id), r.view.now());
-    JobInfo& in = jobs_[id];
-    in.rank_pos = static_cast<uint32_t>(r.ranked.size());
-    r.ranked.push_back(JobId(id));
-    RankedGang& gang = r.gangs.emplace_back();
-    gang.queue = static_cast<uint32_t>(in.queue);
-    gang.gpus = in.gpus;
-    gang.guessed = !guess_demand(JobId(id), r.view, gang.guess).empty();
-  };
-  if (tied.size() == 1) {
-    for (const auto& [attained, id] : groups_[tied[0]].jobs) {
-      emit(id);
+// The next job in (class, share, attained, id) order: groups that tie on class and share rank
+// their jobs by the rest of the key.
+bool BoreasScheduler::emit_next(Round& r) {
+  for (;;) {
+    if (r.single != UINT32_MAX) {
+      const std::vector<RankKey>& jobs = groups_[r.single].jobs;
+      uint32_t& at = r.emitted[r.single];
+      if (at < jobs.size()) {
+        emit(r, jobs[at++].second);
+        return true;
+      }
+      r.single = UINT32_MAX;
     }
-    return;
-  }
-  using Head = std::tuple<int64_t, uint32_t, uint32_t, uint32_t>;  // (attained, id, group, position)
-  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-  for (uint32_t g : tied) {
-    const auto& [attained, id] = groups_[g].jobs.front();
-    heads.emplace(attained, id, g, 0);
-  }
-  while (!heads.empty()) {
-    const auto [attained, id, g, at] = heads.top();
-    heads.pop();
-    emit(id);
-    if (at + 1 < groups_[g].jobs.size()) {
-      const auto& [next_attained, next_id] = groups_[g].jobs[at + 1];
-      heads.emplace(next_attained, next_id, g, at + 1);
+    if (!r.heads.empty()) {
+      const auto [attained, id, g, at] = r.heads.top();
+      r.heads.pop();
+      emit(r, id);
+      r.emitted[g] = at + 1;
+      if (at + 1 < groups_[g].jobs.size()) {
+        const auto& [next_attained, next_id] = groups_[g].jobs[at + 1];
+        r.heads.emplace(next_attained, next_id, g, at + 1);
+      }
+      return true;
     }
+    if (r.next_tie >= r.rank_groups.size()) {
+      return false;
+    }
+    const size_t end = r.tie_end[r.next_tie];
+    if (end - r.next_tie == 1) {
+      r.single = r.rank_groups[r.next_tie];
+    } else {
+      for (size_t k = r.next_tie; k < end; ++k) {
+        const uint32_t g = r.rank_groups[k];
+        const auto& [attained, id] = groups_[g].jobs.front();
+        r.heads.emplace(attained, id, g, 0);
+      }
+    }
+    r.next_tie = end;
+  }
+}
+
+void BoreasScheduler::emit_all(Round& r) {
+  while (emit_next(r)) {
   }
 }
 

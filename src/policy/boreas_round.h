@@ -2,6 +2,9 @@
 // One round of the `boreas` policy: private to boreas_policy.cpp and boreas_admit.cpp.
 
 #include <algorithm>
+#include <functional>
+#include <queue>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -10,6 +13,7 @@
 namespace boreas::policy {
 
 struct BoreasScheduler::Round {
+  Round(const state::ClusterView& v, uint32_t victims) : view(v), scratch(v), victims_left(victims) {}
   const state::ClusterView& view;
   Scratch scratch;
   Plan plan;
@@ -32,6 +36,22 @@ struct BoreasScheduler::Round {
   // Reclaim searches that failed, kept while nothing they read changed (boreas_admit.cpp).
   std::vector<FailedReclaim> failed_reclaims;
   uint64_t generation = 0;  // bumped by every start, eviction and uncover this round
+  // Queues with a waiting gang `owed` may hold, as of `widened` (boreas_quiet.cpp, may_owe).
+  std::vector<uint8_t> may_owe;
+  uint64_t may_owe_at = UINT64_MAX;
+  uint64_t widened = 0;  // bumped by every eviction (or its undoing) and uncover: owed may grow
+  // The ranking, made as the passes walk it (boreas_rank.cpp): the groups in (class, share) order,
+  // each tie set's groups merged by (attained, id).
+  std::vector<uint32_t> rank_groups;
+  std::vector<uint32_t> tie_end;  // by position in rank_groups: where its tie set ends
+  size_t next_tie = 0;
+  std::vector<uint32_t> emitted;  // by group: its jobs ranked so far
+  uint32_t single = UINT32_MAX;   // the current tie set, when it is one group
+  using Head = std::tuple<int64_t, uint32_t, uint32_t, uint32_t>;  // (attained, id, group, position)
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;  // the current tie set's, otherwise
+  // The free GPUs and `widened` when rest_cannot_start last answered no.
+  uint64_t stop_free = UINT64_MAX;
+  uint64_t stop_widened = UINT64_MAX;
 };
 
 inline bool same_demand(const Demand& a, const Demand& b) {
