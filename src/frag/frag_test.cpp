@@ -83,7 +83,7 @@ Choice choose(Policy policy, const std::vector<Node>& nodes, const PodShape& p,
   Placer placer(policy, mix, 1);
   std::vector<double> frag;
   for (const auto& n : nodes) {
-    frag.push_back(node_frag(n, mix, measure_of(policy)));
+    frag.push_back(node_frag(n, mix, placer.measure()));
   }
   return placer.choose(nodes, frag, p);
 }
@@ -291,14 +291,15 @@ TEST(TieBreak, FgdRepoPoliciesKeepOneSeededNodeOrderForTheWholeRun) {
   EXPECT_NE(std::count(first_node.begin(), first_node.end(), first_node[0]), 8);
 }
 
-TEST(TieBreak, RandomAndBoreasDrawEachTieAfresh) {
+TEST(TieBreak, RandomAndBoreasCpuDrawEachTieAfresh) {
   EXPECT_EQ(tie_break_of(Policy::kFgd), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kBestFit), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kPacking), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kClustering), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kDotProd), TieBreak::kNodeRank);
+  EXPECT_EQ(tie_break_of(Policy::kBoreas), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kRandom), TieBreak::kRandom);
-  EXPECT_EQ(tie_break_of(Policy::kBoreas), TieBreak::kRandom);
+  EXPECT_EQ(tie_break_of(Policy::kBoreasCpu), TieBreak::kRandom);
   // `random` takes a uniformly drawn feasible node for each pod (the FGD repo's RandomScore): eight
   // small CPU pods on four roomy nodes do not all land on one node.
   const std::vector<Node> nodes(4, node(64000, {1000}));
