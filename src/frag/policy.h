@@ -1,8 +1,9 @@
 #pragma once
 // The six placement policies of FGD's evaluation (docs/fragmentation.md), each as the paper's
-// simulator scores them, and Boreas' two (`boreas`: FGD's score, its ties broken by the same score
-// over the CPU-aware measure; `boreas-cpu`: FGD's score over the CPU-aware measure alone): an
-// integer score per node that fits the pod, the highest wins. Ties are broken as the FGD repo's
+// simulator scores them, and Boreas' two (`boreas`: FGD's score over FGD's measure plus the GPU a
+// node's CPU cannot serve, counting the type-restricted demand a pod displaces, its ties broken by
+// the score over the CPU-aware measure; `boreas-cpu`: FGD's score over the CPU-aware measure
+// alone): an integer score per node that fits the pod, the highest wins. Ties are broken as the FGD repo's
 // scheduler breaks them (tie_break_of): its Kubernetes fork picks, among the nodes with the highest
 // score, the one whose name sorts first, and the names carry a random rank drawn once per run, so a
 // tie goes to the node of lowest rank in a seeded permutation fixed for the whole run.
@@ -44,7 +45,8 @@ struct BoreasDesign {
 };
 
 // The fragmentation a policy's per-node `frag` holds: the CPU-aware measure for `boreas-cpu`,
-// FGD's for the rest (`boreas` reads the CPU-aware one from its own memo).
+// kStranded for `boreas` (FGD's with `design.stranded` off; it reads the CPU-aware one from its own
+// memo), FGD's for the rest.
 Measure measure_of(Policy p, const BoreasDesign& design);
 
 // How a policy breaks ties among the nodes of the highest score. kNodeRank: the node of lowest rank
@@ -59,8 +61,9 @@ TieBreak tie_break_of(Policy p);
 // it); FGD's score is 100·sigmoid((before − after − penalty)/1000) in the memo's measure, `penalty`
 // 0 for FGD.
 Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo, double penalty = 0);
-// FGD's points first, and among nodes FGD scores alike the CPU-aware measure's points: one integer,
-// fgd × 101 + cpu. `fgd_before` is FGD's measure of `n`; the GPUs taken are FGD's choice.
+// FGD's points in `fgd`'s measure (less `penalty`, the displaced demand) first, and among nodes
+// scored alike the CPU-aware measure's points: one integer, primary × 101 + cpu. `fgd_before` is
+// `fgd`'s measure of `n`; the GPUs taken are FGD's choice.
 Scored score_boreas(const Node& n, const PodShape& p, double fgd_before, FragMemo& fgd, FragMemo& cpu,
                     double penalty = 0);
 Scored score_bestfit(const Node& n, const PodShape& p);
