@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <initializer_list>
 
+#include "frag/builders.h"
 #include "frag/fragmentation.h"
 #include "frag/policy.h"
 #include "frag/replay.h"
@@ -14,24 +14,8 @@
 namespace boreas::frag {
 namespace {
 
-Node node(int64_t cpu, std::initializer_list<int16_t> gpus, int32_t type = 0) {
-  Node n;
-  n.cpu_left = n.cpu_cap = cpu;
-  n.mem_left = 1 << 20;
-  n.type_bit = type;
-  for (int16_t g : gpus) {
-    n.gpu_left[n.gpu_count++] = g;
-  }
-  return n;
-}
-
-PodShape pod(int64_t cpu, uint32_t gpus, int32_t milli) {
-  PodShape p;
-  p.cpu_milli = cpu;
-  p.gpus = gpus;
-  p.gpu_milli = gpus == 0 ? 0 : milli;
-  return p;
-}
+using builders::node;
+using builders::pod;
 
 // Two classes, equally popular: A = half a GPU and 4 CPUs, B = one whole GPU and 8 CPUs.
 std::vector<TaskClass> two_class_mix() { return {{pod(4000, 1, 500), 0.5}, {pod(8000, 1, 1000), 0.5}}; }

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include <initializer_list>
 #include <vector>
 
+#include "frag/builders.h"
 #include "frag/fragmentation.h"
 #include "frag/policy.h"
 #include "frag/type_pressure.h"
@@ -14,25 +14,8 @@
 namespace boreas::frag {
 namespace {
 
-Node node(int64_t cpu, std::initializer_list<int16_t> gpus, int32_t type = 0) {
-  Node n;
-  n.cpu_left = n.cpu_cap = cpu;
-  n.mem_left = 1 << 20;
-  n.type_bit = type;
-  for (int16_t g : gpus) {
-    n.gpu_left[n.gpu_count++] = g;
-  }
-  return n;
-}
-
-PodShape pod(int64_t cpu, uint32_t gpus, int32_t milli, TypeMask types = 0) {
-  PodShape p;
-  p.cpu_milli = cpu;
-  p.gpus = gpus;
-  p.gpu_milli = gpus == 0 ? 0 : milli;
-  p.types = types;
-  return p;
-}
+using builders::node;
+using builders::pod;
 
 int choose(Policy policy, const std::vector<Node>& nodes, const PodShape& p, const std::vector<TaskClass>& mix,
            BoreasDesign design = {}) {
