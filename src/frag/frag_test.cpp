@@ -339,7 +339,7 @@ StudyInput small_study(unsigned threads) {
   }
   in.pods = {pod(2000, 1, 250), pod(4000, 1, 500), pod(4000, 1, 500), pod(8000, 1, 1000),
              pod(16000, 2, 1000), pod(2000, 0, 0), pod(6000, 1, 700)};
-  in.policies = {Policy::kFgd, Policy::kRandom, Policy::kBestFit};
+  in.policies = {Policy::kFgd, Policy::kRandom, Policy::kBestFit, Policy::kBoreas};
   in.seeds = {1, 2, 3};
   in.threads = threads;
   return in;
