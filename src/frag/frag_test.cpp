@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <initializer_list>
 
+#include "frag/builders.h"
 #include "frag/fragmentation.h"
 #include "frag/policy.h"
 #include "frag/replay.h"
@@ -14,24 +14,8 @@
 namespace boreas::frag {
 namespace {
 
-Node node(int64_t cpu, std::initializer_list<int16_t> gpus, int32_t type = 0) {
-  Node n;
-  n.cpu_left = n.cpu_cap = cpu;
-  n.mem_left = 1 << 20;
-  n.type_bit = type;
-  for (int16_t g : gpus) {
-    n.gpu_left[n.gpu_count++] = g;
-  }
-  return n;
-}
-
-PodShape pod(int64_t cpu, uint32_t gpus, int32_t milli) {
-  PodShape p;
-  p.cpu_milli = cpu;
-  p.gpus = gpus;
-  p.gpu_milli = gpus == 0 ? 0 : milli;
-  return p;
-}
+using builders::node;
+using builders::pod;
 
 // Two classes, equally popular: A = half a GPU and 4 CPUs, B = one whole GPU and 8 CPUs.
 std::vector<TaskClass> two_class_mix() { return {{pod(4000, 1, 500), 0.5}, {pod(8000, 1, 1000), 0.5}}; }
@@ -83,7 +67,7 @@ Choice choose(Policy policy, const std::vector<Node>& nodes, const PodShape& p,
   Placer placer(policy, mix, 1);
   std::vector<double> frag;
   for (const auto& n : nodes) {
-    frag.push_back(node_frag(n, mix, measure_of(policy)));
+    frag.push_back(node_frag(n, mix, placer.measure()));
   }
   return placer.choose(nodes, frag, p);
 }
@@ -116,8 +100,10 @@ TEST(Policies, BoreasPutsACpuPodWhereItStrandsNoGpu) {
   // A CPU-only pod of 4 CPUs. N0: 8 idle GPUs and 32 CPUs (four 8-CPU pods by CPU: 4000 stranded);
   // after the pod 28 CPUs host three: 5000 stranded, score 100·sigmoid(−1) = 26. N1: every GPU
   // taken, nothing to strand: score sigmoid(0) = 50. FGD sees no change on either (both 50) and
-  // leaves it to its tie-break (its node order); both Boreas policies always take N1 (boreas:
-  // FGD's 50 = 50, then 50 > 26).
+  // leaves it to its tie-break (its node order); both Boreas policies always take N1 (boreas'
+  // primary measure adds the GPU the CPU cannot serve at the mix's 8 CPUs per GPU: on N0 4000
+  // before, 4500 after, 100·sigmoid(−0.5) = 37 < 50; score_boreas over FGD's measure: 50 = 50, then
+  // 50 > 26).
   const std::vector<Node> nodes = {node(32000, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}),
                                    node(32000, {0, 0})};
   const PodShape cpu_pod = pod(4000, 0, 0);
@@ -133,7 +119,7 @@ TEST(Policies, BoreasPutsACpuPodWhereItStrandsNoGpu) {
     Placer cpu_only(Policy::kBoreasCpu, one_gpu_eight_cpu(), seed);
     EXPECT_EQ(cpu_only.choose(nodes, {4000.0, 0.0}, cpu_pod).node, 1);
     Placer boreas(Policy::kBoreas, one_gpu_eight_cpu(), seed);
-    EXPECT_EQ(boreas.choose(nodes, {0.0, 0.0}, cpu_pod).node, 1);  // FGD's measure: 0 on both
+    EXPECT_EQ(boreas.choose(nodes, {4000.0, 0.0}, cpu_pod).node, 1);  // its measure: 4000 and 0
   }
 }
 
@@ -141,7 +127,9 @@ TEST(Policies, BoreasSendsAShareToGpuThatTooLittleCpuWouldStrand) {
   // Half a GPU with 4 CPUs. N0: GPUs [1000, 1000], 12 CPUs: one 8-CPU pod by CPU, 1000 stranded;
   // after the share on GPU 0 ([500, 1000], 8 CPUs): the 500 GPU is FGD's fragment, one pod uses
   // 1000: 500. Gain +500: 100·sigmoid(0.5) = 62. N1: the same GPUs with 32 CPUs: 0 before, 500
-  // after: 37. FGD sees 0 -> 500 on both (37, a tie); both Boreas policies take N0.
+  // after: 37. FGD sees 0 -> 500 on both (37, a tie); both Boreas policies take N0 (boreas' primary
+  // measure adds 500 GPU stranded on N0 before and after: 500 -> 1000, 37 again, a tie it leaves to
+  // the CPU-aware points).
   const std::vector<Node> nodes = {node(12000, {1000, 1000}), node(32000, {1000, 1000})};
   const PodShape share = pod(4000, 1, 500);
   FragMemo memo(one_gpu_eight_cpu(), Measure::kCpuAware);
@@ -153,14 +141,17 @@ TEST(Policies, BoreasSendsAShareToGpuThatTooLittleCpuWouldStrand) {
   EXPECT_EQ(choose(Policy::kBoreas, nodes, share, one_gpu_eight_cpu()).node, 0);
 }
 
-TEST(Policies, BoreasKeepsFgdsChoiceWhereFgdHasOne) {
+TEST(Policies, BoreasKeepsFgdsChoiceWhereOnlyTheCpuAwareMeasureDisagrees) {
   // Classes A (a GPU, 8 CPUs) and B (2 GPUs, 2 CPUs), half each; the pod: a GPU and 2 CPUs.
   // N0: GPUs [1000, 1000], 32 CPUs. FGD: 0 before; after ([0, 1000], 30 CPUs) B no longer fits:
   // 0.5·1000 = 500, score sigmoid(−0.5) = 37. The CPU-aware measure: the same, 37.
   // N1: GPUs [1000, 1000, 1000, 0], 8 CPUs. FGD: 0 before; after ([0, 1000, 1000, 0], 6 CPUs) A
   // lacks CPU: 0.5·2000 = 1000, score 26. CPU-aware: before, A's CPU serves one of 3 GPUs:
   // 0.5·2000 = 1000; after, 1000 again: score 50.
-  // boreas-cpu takes N1 (50 > 37); boreas keeps FGD's N0 (37 > 26 decides before the CPU points).
+  // boreas-cpu takes N1 (50 > 37); boreas keeps FGD's N0: its primary measure adds the GPU the CPU
+  // cannot serve at the mix's 5/1.5 = 3.33 CPUs per GPU: none on N0; on N1 600 before (8 CPUs serve
+  // 2.4 of 3 idle GPUs) and 200 after (6 CPUs, 1.8 of 2): 0 + 600 -> 1000 + 200, 100·sigmoid(−0.6)
+  // = 35 < 37, decided before the CPU points.
   const std::vector<TaskClass> mix = {{pod(8000, 1, 1000), 0.5}, {pod(2000, 2, 1000), 0.5}};
   const std::vector<Node> nodes = {node(32000, {1000, 1000}), node(8000, {1000, 1000, 1000, 0})};
   const PodShape p = pod(2000, 1, 1000);
@@ -170,6 +161,9 @@ TEST(Policies, BoreasKeepsFgdsChoiceWhereFgdHasOne) {
   EXPECT_EQ(score_fgd(nodes[1], p, 0.0, fgd).score, 26);
   EXPECT_EQ(score_fgd(nodes[0], p, 0.0, cpu).score, 37);
   EXPECT_EQ(score_fgd(nodes[1], p, 1000.0, cpu).score, 50);
+  FragMemo stranded(mix, Measure::kStranded);
+  EXPECT_NEAR(stranded.frag(nodes[1]), 600.0, 1e-9);
+  EXPECT_EQ(score_fgd(nodes[1], p, 600.0, stranded).score, 35);
   EXPECT_EQ(choose(Policy::kBoreasCpu, nodes, p, mix).node, 1);
   EXPECT_EQ(choose(Policy::kBoreas, nodes, p, mix).node, 0);
   EXPECT_EQ(choose(Policy::kFgd, nodes, p, mix).node, 0);
@@ -291,14 +285,15 @@ TEST(TieBreak, FgdRepoPoliciesKeepOneSeededNodeOrderForTheWholeRun) {
   EXPECT_NE(std::count(first_node.begin(), first_node.end(), first_node[0]), 8);
 }
 
-TEST(TieBreak, RandomAndBoreasDrawEachTieAfresh) {
+TEST(TieBreak, RandomAndBoreasCpuDrawEachTieAfresh) {
   EXPECT_EQ(tie_break_of(Policy::kFgd), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kBestFit), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kPacking), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kClustering), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kDotProd), TieBreak::kNodeRank);
+  EXPECT_EQ(tie_break_of(Policy::kBoreas), TieBreak::kNodeRank);
   EXPECT_EQ(tie_break_of(Policy::kRandom), TieBreak::kRandom);
-  EXPECT_EQ(tie_break_of(Policy::kBoreas), TieBreak::kRandom);
+  EXPECT_EQ(tie_break_of(Policy::kBoreasCpu), TieBreak::kRandom);
   // `random` takes a uniformly drawn feasible node for each pod (the FGD repo's RandomScore): eight
   // small CPU pods on four roomy nodes do not all land on one node.
   const std::vector<Node> nodes(4, node(64000, {1000}));
@@ -344,7 +339,7 @@ StudyInput small_study(unsigned threads) {
   }
   in.pods = {pod(2000, 1, 250), pod(4000, 1, 500), pod(4000, 1, 500), pod(8000, 1, 1000),
              pod(16000, 2, 1000), pod(2000, 0, 0), pod(6000, 1, 700)};
-  in.policies = {Policy::kFgd, Policy::kRandom, Policy::kBestFit};
+  in.policies = {Policy::kFgd, Policy::kRandom, Policy::kBestFit, Policy::kBoreas};
   in.seeds = {1, 2, 3};
   in.threads = threads;
   return in;

@@ -71,16 +71,36 @@ int64_t class_frag_cpu(const Node& n, const PodShape& c) {
   return idle - std::min(usable, by_cpu * c.total_milli());
 }
 
+double cpu_per_gpu_milli(const std::vector<TaskClass>& mix) {
+  double cpu = 0;
+  double gpu = 0;
+  for (const auto& c : mix) {
+    if (c.shape.gpus > 0) {
+      cpu += c.weight * static_cast<double>(c.shape.cpu_milli);
+      gpu += c.weight * static_cast<double>(c.shape.total_milli());
+    }
+  }
+  return gpu > 0 ? cpu / gpu : 0.0;
+}
+
+double cpu_stranded(const Node& n, double cpu_per_milli) {
+  const auto idle = static_cast<double>(n.gpu_left_total());
+  if (cpu_per_milli <= 0) {
+    return 0;
+  }
+  return std::max(0.0, idle - static_cast<double>(n.cpu_left) / cpu_per_milli);
+}
+
 double node_frag(const Node& n, const std::vector<TaskClass>& mix, Measure measure) {
   if (n.gpu_count == 0) {
     return 0;
   }
   double f = 0;
   for (const auto& c : mix) {
-    const int64_t cf = measure == Measure::kFgd ? class_frag(n, c.shape) : class_frag_cpu(n, c.shape);
+    const int64_t cf = measure == Measure::kCpuAware ? class_frag_cpu(n, c.shape) : class_frag(n, c.shape);
     f += c.weight * static_cast<double>(cf);
   }
-  return f;
+  return measure == Measure::kStranded ? f + cpu_stranded(n, cpu_per_gpu_milli(mix)) : f;
 }
 
 size_t FragMemo::KeyHash::operator()(const Key& k) const {

@@ -25,13 +25,19 @@ std::vector<TaskClass> task_mix(const std::vector<PodShape>& pods, double covera
 
 // Which fragmentation a memo measures: FGD's (one pod of each class), or Boreas' CPU-aware one
 // (as many pods of each class as the node's CPU allows; docs/fragmentation.md, "Beating FGD").
-enum class Measure : uint8_t { kFgd, kCpuAware };
+// kStranded: FGD's plus the node's idle GPU that its CPU left cannot serve at the mix's CPU per GPU
+// (the GPU pods' average), counted once per node, not per class.
+enum class Measure : uint8_t { kFgd, kCpuAware, kStranded };
 
 // Idle milli-GPU on `n` that one pod of `c` could not use.
 int64_t class_frag(const Node& n, const PodShape& c);
 // Idle milli-GPU on `n` that pods of `c` could not use, filling the node with them until its CPU
 // or GPU runs out: FGD's fragment plus the idle GPU stranded by too little CPU for more pods.
 int64_t class_frag_cpu(const Node& n, const PodShape& c);
+// CPU milli per GPU milli of the mix's GPU classes, weighted by popularity (0 with no GPU class).
+double cpu_per_gpu_milli(const std::vector<TaskClass>& mix);
+// Idle milli-GPU on `n` beyond what its CPU left serves at `cpu_per_milli` CPU per milli-GPU.
+double cpu_stranded(const Node& n, double cpu_per_milli);
 // Popularity-weighted fragmentation of `n`, in milli-GPU.
 double node_frag(const Node& n, const std::vector<TaskClass>& mix, Measure measure = Measure::kFgd);
 
@@ -41,6 +47,7 @@ class FragMemo {
   explicit FragMemo(std::vector<TaskClass> mix, Measure measure = Measure::kFgd)
       : mix_(std::move(mix)), measure_(measure) {}
   double frag(const Node& n);
+  Measure measure() const { return measure_; }
 
  private:
   struct Key {

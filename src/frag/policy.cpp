@@ -65,7 +65,12 @@ Result<std::vector<Policy>> parse_policy_list(std::string_view csv) {
   }
 }
 
-Measure measure_of(Policy p) { return p == Policy::kBoreasCpu ? Measure::kCpuAware : Measure::kFgd; }
+Measure measure_of(Policy p, const BoreasDesign& design) {
+  if (p == Policy::kBoreas && design.stranded) {
+    return Measure::kStranded;
+  }
+  return p == Policy::kBoreasCpu ? Measure::kCpuAware : Measure::kFgd;
+}
 
 TieBreak tie_break_of(Policy p) {
   switch (p) {
@@ -73,21 +78,21 @@ TieBreak tie_break_of(Policy p) {
     case Policy::kBestFit:
     case Policy::kPacking:
     case Policy::kClustering:
-    case Policy::kDotProd: return TieBreak::kNodeRank;
+    case Policy::kDotProd:
+    case Policy::kBoreas: return TieBreak::kNodeRank;
     case Policy::kRandom:
-    case Policy::kBoreas:
     case Policy::kBoreasCpu: break;
   }
   return TieBreak::kRandom;
 }
 
-Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo) {
+Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo, double penalty) {
   Scored best;
   if (!p.is_share()) {
     Node after = n;
     best.pick = pick_tightest(n, p);
     apply(after, p, best.pick);
-    best.score = fgd_points(frag_before, memo.frag(after));
+    best.score = fgd_points(frag_before, memo.frag(after) + penalty);
     return best;
   }
   // A share pod: try each GPU it fits on; GPUs with equal free milli lead to the same state.
@@ -101,7 +106,7 @@ Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo&
     pick.gpu[0] = static_cast<int8_t>(i);
     pick.count = 1;
     apply(after, p, pick);
-    const int64_t s = fgd_points(frag_before, memo.frag(after));
+    const int64_t s = fgd_points(frag_before, memo.frag(after) + penalty);
     if (s > best.score) {
       best = {s, pick};
     }
@@ -109,8 +114,9 @@ Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo&
   return best;
 }
 
-Scored score_boreas(const Node& n, const PodShape& p, double fgd_before, FragMemo& fgd, FragMemo& cpu) {
-  Scored s = score_fgd(n, p, fgd_before, fgd);
+Scored score_boreas(const Node& n, const PodShape& p, double fgd_before, FragMemo& fgd, FragMemo& cpu,
+                    double penalty) {
+  Scored s = score_fgd(n, p, fgd_before, fgd, penalty);
   s.score = s.score * (kMaxScore + 1) + score_fgd(n, p, cpu.frag(n), cpu).score;
   return s;
 }
@@ -177,7 +183,10 @@ Scored Placer::score(const Node& n, const PodShape& p, double frag_before) {
   switch (policy_) {
     case Policy::kFgd:
     case Policy::kBoreasCpu: return score_fgd(n, p, frag_before, memo_);
-    case Policy::kBoreas: return score_boreas(n, p, frag_before, memo_, cpu_memo_);
+    case Policy::kBoreas: {
+      const double displaced = design_.type_pressure ? displaced_milli(p, n, pressure_) : 0.0;
+      return score_boreas(n, p, frag_before, memo_, cpu_memo_, displaced);
+    }
     case Policy::kBestFit: return score_bestfit(n, p);
     case Policy::kPacking: return score_packing(n, p);
     case Policy::kClustering: return score_clustering(n, p);
@@ -194,7 +203,29 @@ bool Placer::wins_tie(size_t i, size_t best, uint64_t ties) {
   return below(ties) == 0;  // reservoir: each tie equally likely
 }
 
+Placer::Placer(Policy policy, const std::vector<TaskClass>& mix, uint64_t seed, BoreasDesign design)
+    : policy_(policy), ties_(tie_break_of(policy)), design_(design), memo_(mix, measure_of(policy, design)),
+      cpu_memo_(mix, Measure::kCpuAware), mix_(mix), rng_(seed) {
+  if (policy == Policy::kBoreas && !design.rank_ties) {
+    ties_ = TieBreak::kRandom;
+  }
+}
+
+void Placer::start_run(const std::vector<Node>& nodes) {
+  started_ = true;
+  if (policy_ == Policy::kBoreas) {
+    base_pressure_ = pressure_ = type_pressure(mix_, nodes);
+  }
+}
+
 Choice Placer::choose(const std::vector<Node>& nodes, const std::vector<double>& frag, const PodShape& p) {
+  if (!started_) {
+    start_run(nodes);
+  }
+  if (policy_ == Policy::kBoreas && design_.type_pressure && design_.dynamic_pressure) {
+    pressure_ = pressure_now(base_pressure_, nodes, arrived_milli_);
+  }
+  arrived_milli_ += static_cast<double>(p.total_milli());
   if (ties_ == TieBreak::kNodeRank && rank_.size() != nodes.size()) {
     // Fisher-Yates with our own index draw (std::shuffle's draws differ between libraries).
     rank_.resize(nodes.size());

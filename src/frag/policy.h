@@ -1,8 +1,9 @@
 #pragma once
 // The six placement policies of FGD's evaluation (docs/fragmentation.md), each as the paper's
-// simulator scores them, and Boreas' two (`boreas`: FGD's score, its ties broken by the same score
-// over the CPU-aware measure; `boreas-cpu`: FGD's score over the CPU-aware measure alone): an
-// integer score per node that fits the pod, the highest wins. Ties are broken as the FGD repo's
+// simulator scores them, and Boreas' two (`boreas`: FGD's score over FGD's measure plus the GPU a
+// node's CPU cannot serve, counting the type-restricted demand a pod displaces, its ties broken by
+// the score over the CPU-aware measure; `boreas-cpu`: FGD's score over the CPU-aware measure
+// alone): an integer score per node that fits the pod, the highest wins. Ties are broken as the FGD repo's
 // scheduler breaks them (tie_break_of): its Kubernetes fork picks, among the nodes with the highest
 // score, the one whose name sorts first, and the names carry a random rank drawn once per run, so a
 // tie goes to the node of lowest rank in a seeded permutation fixed for the whole run.
@@ -16,6 +17,7 @@
 #include "core/status.h"
 #include "frag/fragmentation.h"
 #include "frag/model.h"
+#include "frag/type_pressure.h"
 
 namespace boreas::frag {
 
@@ -33,9 +35,19 @@ struct Scored {
   GpuPick pick;
 };
 
+// What `boreas` adds to FGD (docs/fragmentation.md, "Beating FGD"); the defaults are the policy,
+// and the switches the alternatives that were measured against it.
+struct BoreasDesign {
+  bool type_pressure = true;     // restricted GPU demand a pod displaces counts as fragment after it
+  bool dynamic_pressure = true;  // that pressure from the demand still to come (pressure_now)
+  bool stranded = true;          // the primary measure is Measure::kStranded instead of FGD's
+  bool rank_ties = true;         // remaining ties go by the seeded node order, not a fresh draw
+};
+
 // The fragmentation a policy's per-node `frag` holds: the CPU-aware measure for `boreas-cpu`,
-// FGD's for the rest (`boreas` reads the CPU-aware one from its own memo).
-Measure measure_of(Policy p);
+// kStranded for `boreas` (FGD's with `design.stranded` off; it reads the CPU-aware one from its own
+// memo), FGD's for the rest.
+Measure measure_of(Policy p, const BoreasDesign& design);
 
 // How a policy breaks ties among the nodes of the highest score. kNodeRank: the node of lowest rank
 // in a seeded random permutation of the nodes drawn once per run (the FGD repo's scheduler, see
@@ -44,12 +56,16 @@ Measure measure_of(Policy p);
 enum class TieBreak : uint8_t { kNodeRank, kRandom };
 TieBreak tie_break_of(Policy p);
 
+
 // Scores for one node that fits the pod. `frag_before` is memo.frag(n) (only FGD and Boreas read
-// it); FGD's score is 100·sigmoid((before − after)/1000) in the memo's measure.
-Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo);
-// FGD's points first, and among nodes FGD scores alike the CPU-aware measure's points: one integer,
-// fgd × 101 + cpu. `fgd_before` is FGD's measure of `n`; the GPUs taken are FGD's choice.
-Scored score_boreas(const Node& n, const PodShape& p, double fgd_before, FragMemo& fgd, FragMemo& cpu);
+// it); FGD's score is 100·sigmoid((before − after − penalty)/1000) in the memo's measure, `penalty`
+// 0 for FGD.
+Scored score_fgd(const Node& n, const PodShape& p, double frag_before, FragMemo& memo, double penalty = 0);
+// FGD's points in `fgd`'s measure (less `penalty`, the displaced demand) first, and among nodes
+// scored alike the CPU-aware measure's points: one integer, primary × 101 + cpu. `fgd_before` is
+// `fgd`'s measure of `n`; the GPUs taken are FGD's choice.
+Scored score_boreas(const Node& n, const PodShape& p, double fgd_before, FragMemo& fgd, FragMemo& cpu,
+                    double penalty = 0);
 Scored score_bestfit(const Node& n, const PodShape& p);
 Scored score_packing(const Node& n, const PodShape& p);
 Scored score_clustering(const Node& n, const PodShape& p);
@@ -63,11 +79,10 @@ struct Choice {
 // Picks a node for each pod under one policy; owns the run's random generator.
 class Placer {
  public:
-  Placer(Policy policy, const std::vector<TaskClass>& mix, uint64_t seed)
-      : Placer(policy, mix, seed, tie_break_of(policy)) {}
-  Placer(Policy policy, const std::vector<TaskClass>& mix, uint64_t seed, TieBreak ties)
-      : policy_(policy), ties_(ties), memo_(mix, measure_of(policy)), cpu_memo_(mix, Measure::kCpuAware),
-        rng_(seed) {}
+  // `design` matters to `boreas` only (tests switch its terms off one at a time).
+  Placer(Policy policy, const std::vector<TaskClass>& mix, uint64_t seed, BoreasDesign design = {});
+  // The measure the scores read `frag` in (measure_of the policy and design).
+  Measure measure() const { return memo_.measure(); }
   // `frag` holds memo().frag of every node (kept current by the caller). The node list must keep
   // its size and order over a run (the ranks are drawn on the first call).
   Choice choose(const std::vector<Node>& nodes, const std::vector<double>& frag, const PodShape& p);
@@ -79,11 +94,19 @@ class Placer {
   // True when node i, scoring as the best so far, replaces it (the `ties`-th node of that score).
   bool wins_tie(size_t i, size_t best, uint64_t ties);
 
+  void start_run(const std::vector<Node>& nodes);
+
   Policy policy_;
   TieBreak ties_;
+  BoreasDesign design_;
   std::vector<uint32_t> rank_;  // kNodeRank: each node's rank, a seeded permutation
   FragMemo memo_;
   FragMemo cpu_memo_;  // the CPU-aware measure, for `boreas`
+  std::vector<TaskClass> mix_;
+  TypePressure base_pressure_;  // `boreas`: drawn from the mix and the nodes on the first pod
+  TypePressure pressure_;       // the one scores read for the pod at hand
+  double arrived_milli_ = 0;    // GPU demand of the pods offered so far
+  bool started_ = false;
   std::mt19937_64 rng_;
 };
 

@@ -71,7 +71,7 @@ ReplayResult replay(std::vector<Node> nodes, const std::vector<PodShape>& arriva
   Placer placer(policy, mix, seed);
   // The curve reports FGD's measure for every policy. boreas-cpu scores with its own, kept per node
   // beside FGD's in a second memo; the other policies share the placer's memo of FGD's measure.
-  const bool own_measure = measure_of(policy) != Measure::kFgd;
+  const bool own_measure = placer.measure() != Measure::kFgd;
   FragMemo fgd_memo(own_measure ? mix : std::vector<TaskClass>{});
   FragMemo& metric = own_measure ? fgd_memo : placer.memo();
   std::vector<double> frag(nodes.size());  // FGD's measure, per node
