@@ -29,8 +29,8 @@ export BOREAS_SERVER=$URL BOREAS_TOKEN=$ADMIN
 # py EXPR: evaluates EXPR on the JSON read from stdin (as `j`).
 py() { python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 show() { "$BOREAS" service show chat --json; }
-wait_for() {  # wait_for WHAT CONDITION (a python expression on the service's JSON)
-  for _ in $(seq 200); do
+wait_for() {  # wait_for WHAT CONDITION (a python expression on the service's JSON); 30 s at most
+  for _ in $(seq 600); do
     [ "$(show | py "$2")" = True ] && return 0
     sleep 0.05
   done
@@ -68,9 +68,10 @@ cold=$(show | py 'j["replicas"][0]["cold_start_s"]')
 python3 -c "import sys; c=float(sys.argv[1]); sys.exit(0 if 0.5 <= c < 5 else 1)" "$cold" ||
   fail "cold start $cold s: the replica sleeps 0.5 s before it listens"
 
-# 4 clients in a loop: 4 requests in flight, target 2 per replica -> 2 replicas.
+# 4 clients in a loop: 4 requests in flight, target 2 per replica -> 2 replicas. Each loop also ends
+# when $WORK is gone (the EXIT trap removes it), so a failed check cannot leave them running.
 for _ in 1 2 3 4; do
-  (while [ ! -f "$WORK/stop" ]; do curl -s -m 5 "http://127.0.0.1:$port/" >/dev/null || true; done) &
+  (while [ -d "$WORK" ] && [ ! -f "$WORK/stop" ]; do curl -s -m 5 "http://127.0.0.1:$port/" >/dev/null || true; done) &
 done
 wait_for "scale-up to 2 ready replicas" '[r["state"] for r in j["replicas"]] == ["ready", "ready"]'
 [ "$(show | py 'j["desired_replicas"]')" = 2 ] || fail "desired is not 2: $(show)"
