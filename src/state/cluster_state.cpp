@@ -1,4 +1,5 @@
 #include "state/cluster_state.h"
+#include "state/job_name.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,11 +7,6 @@
 
 namespace boreas::state {
 
-namespace {
-std::string job_name(JobId job) {
-  return "job " + std::to_string(job.value());
-}
-}  // namespace
 
 ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs, const SymbolTable& symbols)
     : cluster_(cluster),

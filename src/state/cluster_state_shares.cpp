@@ -8,13 +8,11 @@
 #include <vector>
 
 #include "state/cluster_state.h"
+#include "state/job_name.h"
 
 namespace boreas::state {
 
 namespace {
-std::string job_name(JobId job) {
-  return "job " + std::to_string(job.value());
-}
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 }  // namespace
 

@@ -4,14 +4,10 @@
 #include <string>
 
 #include "state/cluster_state.h"
+#include "state/job_name.h"
 
 namespace boreas::state {
 
-namespace {
-std::string job_name(JobId job) {
-  return "job " + std::to_string(job.value());
-}
-}  // namespace
 
 // A borrowed table is copied once, at the first change.
 void ClusterState::own_jobs() {
