@@ -71,10 +71,12 @@ python3 -c "import sys; c=float(sys.argv[1]); sys.exit(0 if 0.5 <= c < 5 else 1)
 # 4 clients in a loop: 4 requests in flight, target 2 per replica -> 2 replicas. Each loop also ends
 # when $WORK is gone (the EXIT trap removes it), so a failed check cannot leave them running.
 for _ in 1 2 3 4; do
-  (while [ -d "$WORK" ] && [ ! -f "$WORK/stop" ]; do curl -s -m 5 "http://127.0.0.1:$port/" >/dev/null || true; done) &
+  (while [ -d "$WORK" ] && [ ! -f "$WORK/stop" ]; do curl -s -m 15 "http://127.0.0.1:$port/" >/dev/null || true; done) &
 done
-wait_for "scale-up to 2 ready replicas" '[r["state"] for r in j["replicas"]] == ["ready", "ready"]'
-[ "$(show | py 'j["desired_replicas"]')" = 2 ] || fail "desired is not 2: $(show)"
+# One poll sees both replicas ready and wants exactly 2. (Checked in one read: under load a later
+# poll whose /metrics request timed out counts that replica's load as 0 and may want 1 for a moment.)
+wait_for "scale-up to 2 ready replicas, 2 desired" \
+  '[r["state"] for r in j["replicas"]] == ["ready", "ready"] and j["desired_replicas"] == 2'
 preempted=$(api "$ADMIN" GET "/v1/jobs?queue=training" | sed 's/^[0-9]* //' | py 'sum(1 for x in j["jobs"] if x["state"] != "running")')
 [ "$preempted" = 1 ] || fail "the second replica should have preempted the borrowing training job: $(api "$ADMIN" GET '/v1/jobs?queue=training')"
 second_job=$(show | py 'j["replicas"][1]["job"]')
