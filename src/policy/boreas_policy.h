@@ -141,6 +141,7 @@ class BoreasScheduler final : public Scheduler {
   // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
   void count_held_waits(Round& round);
   void tidy_group(uint32_t group);
+  void drop_stale(uint32_t group, uint32_t most);
   // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is
   // owed and none may preempt its own queue starts and preempts nothing, and gives every ranked job
   // the no-fit reason its place in its queue's order decides; it skips the passes, and the reasons

@@ -59,8 +59,9 @@ void BoreasScheduler::tidy_group(uint32_t group) {
     return;
   }
   auto stale = [&](const RankKey& key) { return !in_group(group, key); };
-  g.jobs.erase(std::remove_if(g.jobs.begin(), g.jobs.end(), stale), g.jobs.end());
+  const size_t added = g.added.size();
   g.added.erase(std::remove_if(g.added.begin(), g.added.end(), stale), g.added.end());
+  drop_stale(group, g.left - static_cast<uint32_t>(added - g.added.size()));
   std::sort(g.added.begin(), g.added.end());
   const size_t kept = g.jobs.size();
   g.jobs.insert(g.jobs.end(), g.added.begin(), g.added.end());
@@ -68,6 +69,24 @@ void BoreasScheduler::tidy_group(uint32_t group) {
   g.jobs.erase(std::unique(g.jobs.begin(), g.jobs.end()), g.jobs.end());
   g.added.clear();
   g.left = 0;
+}
+
+// Drops the group's stale entries, of which there are at most `most` (the jobs that left it since
+// the last merge and were not among the added ones): past the last one, the rest only moves down,
+// and no more job records are read.
+void BoreasScheduler::drop_stale(uint32_t group, uint32_t most) {
+  std::vector<RankKey>& jobs = groups_[group].jobs;
+  auto out = jobs.begin();
+  auto at = jobs.begin();
+  for (uint32_t found = 0; at != jobs.end() && found < most; ++at) {
+    if (in_group(group, *at)) {
+      *out++ = *at;
+    } else {
+      found += 1;
+    }
+  }
+  out = std::move(at, jobs.end(), out);
+  jobs.erase(out, jobs.end());
 }
 
 // The journal's jobs since the last round, in id order (the order a walk over pending() meets
@@ -192,6 +211,12 @@ bool BoreasScheduler::emit_next(Round& r) {
 }
 
 void BoreasScheduler::emit_all(Round& r) {
+  size_t all = r.ranked.size();
+  for (uint32_t g = 0; g < groups_.size(); ++g) {
+    all += groups_[g].jobs.size() - std::min<size_t>(r.emitted[g], groups_[g].jobs.size());
+  }
+  r.ranked.reserve(all);  // one allocation each, not a copy per doubling
+  r.gangs.reserve(all);
   while (emit_next(r)) {
   }
 }
@@ -205,6 +230,12 @@ Status BoreasScheduler::check_rank_groups(const state::ClusterView& view) const 
     }
   }
   for (uint32_t g = 0; g < groups_.size(); ++g) {
+    const RankGroup& group = groups_[g];
+    const bool merged = group.added.empty() && group.left == 0;  // as tidy_group leaves it
+    if (merged && !std::all_of(group.jobs.begin(), group.jobs.end(), [&](const RankKey& k) { return in_group(g, k); })) {
+      return internal_error("rank group (class " + std::to_string(group.class_value) + ", queue " +
+                            book_->name(group.queue) + ") keeps a stale entry after its merge");
+    }
     std::vector<RankKey> live;
     for (const auto* keys : {&groups_[g].jobs, &groups_[g].added}) {
       std::copy_if(keys->begin(), keys->end(), std::back_inserter(live), [&](const RankKey& k) { return in_group(g, k); });

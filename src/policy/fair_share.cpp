@@ -16,9 +16,16 @@ FairShare::FairShare(const Cluster& cluster, FairShareOptions options)
       values_[t] = type.bf16_tflops;
     }
   }
+  std::vector<uint8_t> present(values_.size(), 0);
   for (const Node& n : cluster.nodes) {
     if (n.gpu_type) {
       total_value_ += values_[n.gpu_type->value()] * n.gpu_count;
+      present[n.gpu_type->value()] = 1;
+    }
+  }
+  for (size_t t = 0; t < present.size(); ++t) {
+    if (present[t]) {
+      present_.push_back(t);
     }
   }
 }
@@ -35,7 +42,7 @@ void FairShare::advance(Time now, const std::vector<std::vector<uint32_t>>& held
   const double half = options_.half_life.to_seconds();
   const double decay = half > 0 ? std::exp2(-dt / half) : 1.0;  // 0 = never decays
   for (size_t q = 0; q < decayed_.size(); ++q) {
-    for (size_t t = 0; t < values_.size(); ++t) {
+    for (size_t t : present_) {  // a type the cluster lacks is never held: its usage stays 0
       const double used = q < held.size() ? held[q][t] : 0.0;
       // Usage held over [last, now] decays from its midpoint: exact enough, cheap.
       decayed_[q][t] = decayed_[q][t] * decay + used * dt * values_[t] * std::sqrt(decay);

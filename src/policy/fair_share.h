@@ -36,6 +36,7 @@ class FairShare {
   FairShareOptions options_;
   std::vector<double> values_;  // by GPU type id
   double total_value_ = 0;      // Σ value × capacity, per second
+  std::vector<size_t> present_;  // the GPU types the cluster has, by id
   std::vector<std::vector<double>> decayed_;  // [queue][type] value-weighted GPU-seconds
   Time last_ = Time::never();
 };
