@@ -1,6 +1,7 @@
 #include "policy/placement_topo.h"
 
 #include <algorithm>
+#include <array>
 
 #include "models/param_check.h"
 #include "policy/duration_estimate.h"
@@ -54,6 +55,8 @@ class TopoPlacement final : public Placement {
       return out;
     }
     index_domains(s.view().cluster());
+    ideal_ = models::tightest_placement(job.gpus, node_gpus_, leaf_nodes_);
+    ideal_comm_ = {};
     std::optional<Candidate> best = best_candidate(job, s);
     if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view(), best->efficiency))) {
       return std::nullopt;
@@ -75,6 +78,7 @@ class TopoPlacement final : public Placement {
       grow(leaves_, rack.leaf).push_back(NodeId(i));
       grow(spines_, rack.spine).push_back(NodeId(i));
       node_gpus_ = std::max(node_gpus_, c.nodes[i].gpu_count);
+      leaf_count_ = std::max(leaf_count_, rack.leaf + 1);
     }
     for (const auto& l : leaves_) {
       leaf_nodes_ = std::max(leaf_nodes_, static_cast<uint32_t>(l.size()));
@@ -140,7 +144,7 @@ class TopoPlacement final : public Placement {
   // rated k wins, the fewest nodes on ties.
   std::optional<Candidate> fill(const JobSpec& job, const Scratch& s, std::span<const NodeId> domain,
                                 Level level) {
-    const auto& view = s.view();
+    const Cluster& cluster = s.view().cluster();
     scratch_nodes_.clear();
     uint32_t free = 0;
     for (NodeId n : domain) {
@@ -159,20 +163,38 @@ class TopoPlacement final : public Placement {
     c.level = level;
     c.slack = free - job.gpus;
     c.efficiency = -1;
+    uint32_t best_k = 0;
     uint32_t prefix = 0;
+    // The summary of the k fullest nodes grows with k (models::summarize_placement's leaves and
+    // NVLink flag, counted as the nodes are added).
+    leaf_seen_.assign(leaf_count_, 0);
+    uint32_t leaves = 0;
+    bool nvlink = true;
     const auto last = static_cast<uint32_t>(std::min<size_t>(scratch_nodes_.size(), job.gpus));
     for (uint32_t k = 1; k <= last; ++k) {
+      const Node& node = cluster.nodes[scratch_nodes_[k - 1].node.value()];
+      nvlink = nvlink && node.nvlink;
+      const uint32_t leaf = cluster.rack_of(node).leaf;
+      leaves += leaf_seen_[leaf] == 0 ? 1 : 0;
+      leaf_seen_[leaf] = 1;
       prefix += scratch_nodes_[k - 1].gpus;
       if (prefix < job.gpus) {
         continue;
       }
       balanced_shape(job.gpus, k, shape_);
-      const double e = efficiency(view.cluster(), shape_, job.gpus);
+      models::PlacementSummary actual;
+      actual.gpus_per_node = std::min_element(shape_.begin(), shape_.end(), [](const auto& a, const auto& b) {
+                               return a.gpus < b.gpus;
+                             })->gpus;
+      actual.nodes = k;
+      actual.leaves = leaves;
+      const double e = efficiency(cluster, actual, nvlink);
       if (e > c.efficiency + 1e-9) {
         c.efficiency = e;
-        c.shape = shape_;
+        best_k = k;
       }
     }
+    balanced_shape(job.gpus, best_k, c.shape);
     return c;
   }
 
@@ -189,13 +211,15 @@ class TopoPlacement final : public Placement {
     }
   }
 
-  // Placement efficiency against the tightest shape the gang could have on this cluster.
-  double efficiency(const Cluster& c, std::span<const models::NodeGpus> shape, uint32_t gpus) const {
-    const models::GangPlacement actual = models::summarize_placement(c, shape);
-    const models::PlacementSummary ideal = models::tightest_placement(gpus, node_gpus_, leaf_nodes_);
-    const double t_actual = comm_seconds(c, actual.summary, actual.nvlink);
-    const double t_ideal = comm_seconds(c, ideal, actual.nvlink);
-    return models::placement_efficiency(o_.compute_s, std::min(t_ideal, t_actual), t_actual, o_.overlap);
+  // Placement efficiency against the tightest shape the gang could have on this cluster
+  // (ideal_comm_, set for the gang by place()).
+  double efficiency(const Cluster& c, const models::PlacementSummary& actual, bool nvlink) {
+    const double t_actual = comm_seconds(c, actual, nvlink);
+    std::optional<double>& ideal = ideal_comm_[nvlink ? 1 : 0];
+    if (!ideal) {
+      ideal = comm_seconds(c, ideal_, nvlink);
+    }
+    return models::placement_efficiency(o_.compute_s, std::min(*ideal, t_actual), t_actual, o_.overlap);
   }
 
   double comm_seconds(const Cluster& c, const models::PlacementSummary& pl, bool nvlink) const {
@@ -224,7 +248,11 @@ class TopoPlacement final : public Placement {
   std::vector<models::NodeGpus> scratch_nodes_;  // a domain's allowed nodes with free GPUs: (node, free)
   std::vector<models::NodeGpus> shape_;          // the shape fill() rates
   std::vector<uint32_t> usable_free_;            // by node, for the gang being placed
-  uint32_t node_gpus_ = 1, leaf_nodes_ = 1;
+  std::vector<uint8_t> leaf_seen_;               // by leaf: among the k nodes fill() rates
+  uint32_t node_gpus_ = 1, leaf_nodes_ = 1, leaf_count_ = 0;
+  // The gang's tightest placement and its all-reduce time without and with NVLink (per gang).
+  models::PlacementSummary ideal_;
+  std::array<std::optional<double>, 2> ideal_comm_;
 };
 
 }  // namespace
