@@ -267,7 +267,7 @@ class TopoPlacement final : public Placement {
   std::vector<Domain> leaf_domains_, spine_domains_;
   Domain all_domain_;
   std::vector<models::NodeGpus> shape_;  // the shape fill() rates
-  std::vector<uint8_t> leaf_seen_;               // by leaf: among the k nodes fill() rates
+  std::vector<uint8_t> leaf_seen_;       // by leaf: among the k nodes fill() rates
   uint32_t node_gpus_ = 1, leaf_nodes_ = 1, leaf_count_ = 0;
   // The gang's tightest placement and its all-reduce time without and with NVLink (per gang).
   models::PlacementSummary ideal_;
