@@ -2,7 +2,10 @@
 // spine 1. Node n holds GPUs 4n..4n+3.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <random>
+#include <tuple>
 
 #include "placement_fixture.h"
 #include "policy/placement_topo.h"
@@ -103,6 +106,113 @@ TEST(TopoPlacement, SpreadsAGangEvenlyRatherThanLeaveASmallTail) {
     ++per_node[g.value() / 4];
   }
   EXPECT_EQ(per_node, (std::map<uint32_t, uint32_t>{{0, 4}, {1, 3}, {2, 3}}));
+}
+
+// The plain rating placement_topo.cpp keeps incrementally: every shape summarised from scratch
+// (models::summarize_placement) and rated against the tightest placement.
+double plain_efficiency(const Cluster& c, const std::vector<models::NodeGpus>& shape, uint32_t gpus,
+                        const policy::TopoOptions& o) {
+  const models::GangPlacement actual = models::summarize_placement(c, shape);
+  const models::PlacementSummary ideal = models::tightest_placement(gpus, 8, 3);
+  auto comm = [&](const models::PlacementSummary& pl) {
+    return models::allreduce_seconds(pl, o.gradient_bytes, models::placement_links(c.fabric, actual.nvlink, pl, o.comm),
+                                     o.comm);
+  };
+  const double t_actual = comm(actual.summary);
+  return models::placement_efficiency(o.compute_s, std::min(comm(ideal), t_actual), t_actual, o.overlap);
+}
+
+// The plain search: in each domain (leaves, then spines, then all), the k fullest nodes for every
+// k, spread evenly; the best rated wins, then the smaller domain, then the tighter fit.
+std::map<uint32_t, uint32_t> plain_topo(const Cluster& c, const state::ClusterState& st, uint32_t gpus,
+                                        const policy::TopoOptions& o) {
+  std::vector<std::vector<uint32_t>> domains(4 + 2 + 1);
+  for (uint32_t n = 0; n < c.nodes.size(); ++n) {
+    const Rack& r = c.rack_of(c.nodes[n]);
+    domains[r.leaf].push_back(n);
+    domains[4 + r.spine].push_back(n);
+    domains[6].push_back(n);
+  }
+  std::tuple<double, int, uint32_t> best{-1, 0, 0};
+  std::map<uint32_t, uint32_t> chosen;
+  for (uint32_t d = 0; d < domains.size(); ++d) {
+    std::vector<models::NodeGpus> nodes;
+    uint32_t free = 0;
+    for (uint32_t n : domains[d]) {
+      if (st.node_free(NodeId(n)) > 0) {
+        nodes.push_back({NodeId(n), st.node_free(NodeId(n))});
+        free += st.node_free(NodeId(n));
+      }
+    }
+    std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.gpus > b.gpus; });
+    uint32_t prefix = 0;
+    for (uint32_t k = 1; free >= gpus && k <= std::min<size_t>(nodes.size(), gpus); ++k) {
+      prefix += nodes[k - 1].gpus;
+      if (prefix < gpus) {
+        continue;
+      }
+      const uint32_t m = std::min(nodes[k - 1].gpus, gpus / k);
+      uint32_t rest = gpus - m * k;
+      std::vector<models::NodeGpus> shape;
+      for (uint32_t i = 0; i < k; ++i) {
+        const uint32_t extra = std::min(rest, nodes[i].gpus - m);
+        rest -= extra;
+        shape.push_back({nodes[i].node, m + extra});
+      }
+      const double e = plain_efficiency(c, shape, gpus, o);
+      const int level = d < 4 ? 0 : d < 6 ? 1 : 2;
+      const auto [be, bl, bs] = best;
+      if (e > be + 1e-9 || (e > be - 1e-9 && (level < bl || (level == bl && free - gpus < bs)))) {
+        best = {e, level, free - gpus};
+        chosen.clear();
+        for (const auto& ng : shape) {
+          chosen[ng.node.value()] = ng.gpus;
+        }
+      }
+    }
+  }
+  return chosen;
+}
+
+// On random states of 4 leaves (3 nodes of 8 GPUs each, some without NVLink) under 2 spines,
+// gangs larger than a node (9-32 GPUs) take the shape the plain search rates best.
+TEST(TopoPlacementProperty, EqualsThePlainSearchOnRandomStates) {
+  uint32_t placed = 0;
+  for (uint32_t seed = 1; seed <= 200; ++seed) {
+    std::mt19937 rng(seed);
+    Cluster c = testing::uniform_cluster(4, 3, 8);
+    for (uint32_t r = 0; r < 4; ++r) {
+      c.racks[r].spine = r / 2;
+    }
+    for (Node& n : c.nodes) {
+      n.nvlink = rng() % 4 != 0;
+    }
+    c.fabric = {{"nvlink", 450, Duration::micros(2)}, {"leaf", 50, Duration::micros(1)},
+                {"spine", 25, Duration::micros(3)}};
+    testing::JobListBuilder b;
+    for (int i = 0; i < 30; ++i) {
+      b.add(0, 1 + rng() % 3, 100);
+    }
+    const uint32_t gang = 9 + rng() % 24;
+    b.add(0, gang, 10);
+    testing::PlacementFixture f(c, b);
+    for (uint32_t j = 0; j + 1 < b.jobs().size(); ++j) {
+      const uint32_t first = rng() % 96;
+      (void)f.hold(j, first, std::min(b.jobs()[j].gpus, 96 - first));  // refused where taken
+    }
+    policy::TopoOptions never_wait;
+    never_wait.min_efficiency = 0;
+    auto topo = policy::make_topo_placement(never_wait);
+    const auto gpus = f.place(*topo, static_cast<uint32_t>(b.jobs().size() - 1));
+    const auto expected = plain_topo(c, f.state(), gang, never_wait);
+    std::map<uint32_t, uint32_t> per_node;
+    for (GpuId g : gpus.value_or(std::vector<GpuId>{})) {
+      ++per_node[g.value() / 8];
+    }
+    EXPECT_EQ(per_node, expected) << "seed " << seed;
+    placed += gpus ? 1 : 0;
+  }
+  EXPECT_GT(placed, 100u);
 }
 
 TEST(TopoPlacement, OptionsAreValidated) {

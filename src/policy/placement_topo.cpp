@@ -1,6 +1,7 @@
 #include "policy/placement_topo.h"
 
 #include <algorithm>
+#include <array>
 
 #include "models/param_check.h"
 #include "policy/duration_estimate.h"
@@ -30,6 +31,21 @@ struct Candidate {
   uint32_t slack = 0;  // free GPUs the domain keeps: less is a tighter fit
 };
 
+// A network domain's allowed nodes with free GPUs for the gang being placed: (node, free), fullest
+// first, then by node id; and their free GPUs.
+struct Domain {
+  std::vector<models::NodeGpus> nodes;
+  uint32_t free = 0;
+  void clear() {
+    nodes.clear();
+    free = 0;
+  }
+  void add(const models::NodeGpus& ng) {
+    nodes.push_back(ng);
+    free += ng.gpus;
+  }
+};
+
 // Better = more efficient; then the smaller domain; then the tighter fit (first found on ties).
 bool better(const Candidate& a, const Candidate& b) {
   constexpr double kEps = 1e-9;
@@ -54,6 +70,8 @@ class TopoPlacement final : public Placement {
       return out;
     }
     index_domains(s.view().cluster());
+    ideal_ = models::tightest_placement(job.gpus, node_gpus_, leaf_nodes_);
+    ideal_comm_ = {};
     std::optional<Candidate> best = best_candidate(job, s);
     if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view(), best->efficiency))) {
       return std::nullopt;
@@ -75,6 +93,7 @@ class TopoPlacement final : public Placement {
       grow(leaves_, rack.leaf).push_back(NodeId(i));
       grow(spines_, rack.spine).push_back(NodeId(i));
       node_gpus_ = std::max(node_gpus_, c.nodes[i].gpu_count);
+      leaf_count_ = std::max(leaf_count_, rack.leaf + 1);
     }
     for (const auto& l : leaves_) {
       leaf_nodes_ = std::max(leaf_nodes_, static_cast<uint32_t>(l.size()));
@@ -91,45 +110,59 @@ class TopoPlacement final : public Placement {
   std::optional<Candidate> best_candidate(const JobSpec& job, const Scratch& s) {
     read_usable_free(job, s);
     std::optional<Candidate> best;
-    auto consider = [&](std::span<const NodeId> nodes, Level level) {
-      std::optional<Candidate> c = fill(job, s, nodes, level);
+    auto consider = [&](const Domain& domain, Level level) {
+      std::optional<Candidate> c = fill(job, s.view().cluster(), domain, level);
       if (c && (!best || better(*c, *best))) {
         best = std::move(c);
       }
     };
-    for (const auto& leaf : leaves_) {
+    for (const Domain& leaf : leaf_domains_) {
       consider(leaf, Level::kLeaf);
     }
     if (spines_.size() > 1 || leaves_.size() > 1) {
-      for (const auto& spine : spines_) {
+      for (const Domain& spine : spine_domains_) {
         consider(spine, Level::kSpine);
       }
     }
     if (spines_.size() > 1) {
-      consider(all_nodes(s.view().cluster()), Level::kAnywhere);
+      consider(all_domain_, Level::kAnywhere);
     }
     return best;
   }
 
-  // Each node's free GPUs the job may use (0 when its type is not allowed), read once per gang:
-  // the domains overlap (a node sits in a leaf, a spine and the whole cluster).
+  // Each node's free GPUs the job may use, read once per gang and sorted fullest first (then by
+  // node id) once: each domain gets its nodes in that order, as a stable sort of its own nodes
+  // (listed by id) would give them. The domains overlap (a node sits in a leaf, a spine and the
+  // whole cluster).
   void read_usable_free(const JobSpec& job, const Scratch& s) {
     const auto& view = s.view();
-    const auto& nodes = view.cluster().nodes;
-    usable_free_.resize(nodes.size());
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
+    const Cluster& c = view.cluster();
+    const std::vector<GpuTypeId>& allowed = types_.allowed(job, view);
+    fullest_.clear();
+    for (uint32_t i = 0; i < c.nodes.size(); ++i) {
       const uint32_t f = s.node_free(NodeId(i));
-      usable_free_[i] = f > 0 && types_.allows(job, nodes[i], view) ? f : 0;
-    }
-  }
-
-  std::span<const NodeId> all_nodes(const Cluster& c) {
-    if (all_.empty()) {
-      for (uint32_t i = 0; i < c.nodes.size(); ++i) {
-        all_.push_back(NodeId(i));
+      const auto& type = c.nodes[i].gpu_type;
+      if (f > 0 && type && std::find(allowed.begin(), allowed.end(), *type) != allowed.end()) {
+        fullest_.push_back({NodeId(i), f});
       }
     }
-    return all_;
+    std::stable_sort(fullest_.begin(), fullest_.end(),
+                     [](const models::NodeGpus& a, const models::NodeGpus& b) { return a.gpus > b.gpus; });
+    leaf_domains_.resize(leaves_.size());
+    spine_domains_.resize(spines_.size());
+    for (Domain& d : leaf_domains_) {
+      d.clear();
+    }
+    for (Domain& d : spine_domains_) {
+      d.clear();
+    }
+    all_domain_.clear();
+    for (const models::NodeGpus& ng : fullest_) {
+      const Rack& rack = c.rack_of(c.nodes[ng.node.value()]);
+      leaf_domains_[rack.leaf].add(ng);
+      spine_domains_[rack.spine].add(ng);
+      all_domain_.add(ng);
+    }
   }
 
   // The gang in one domain, in the shape the comm model rates best. A hierarchical all-reduce is as
@@ -138,64 +171,73 @@ class TopoPlacement final : public Placement {
   // For each node count k from the fewest that hold the gang up to one GPU per node, the k fullest
   // nodes each take m = min(free of the k-th, gang / k) and the rest goes fullest first; the best
   // rated k wins, the fewest nodes on ties.
-  std::optional<Candidate> fill(const JobSpec& job, const Scratch& s, std::span<const NodeId> domain,
-                                Level level) {
-    const auto& view = s.view();
-    scratch_nodes_.clear();
-    uint32_t free = 0;
-    for (NodeId n : domain) {
-      const uint32_t f = usable_free_[n.value()];
-      if (f > 0) {
-        scratch_nodes_.push_back({n, f});
-        free += f;
-      }
-    }
-    if (free < job.gpus) {
+  std::optional<Candidate> fill(const JobSpec& job, const Cluster& cluster, const Domain& domain, Level level) {
+    if (domain.free < job.gpus) {
       return std::nullopt;
     }
-    std::stable_sort(scratch_nodes_.begin(), scratch_nodes_.end(),
-                     [](const models::NodeGpus& a, const models::NodeGpus& b) { return a.gpus > b.gpus; });
+    const std::vector<models::NodeGpus>& nodes = domain.nodes;
     Candidate c;
     c.level = level;
-    c.slack = free - job.gpus;
+    c.slack = domain.free - job.gpus;
     c.efficiency = -1;
+    uint32_t best_k = 0;
     uint32_t prefix = 0;
-    const auto last = static_cast<uint32_t>(std::min<size_t>(scratch_nodes_.size(), job.gpus));
+    // The summary of the k fullest nodes grows with k (models::summarize_placement's leaves and
+    // NVLink flag, counted as the nodes are added).
+    leaf_seen_.assign(leaf_count_, 0);
+    uint32_t leaves = 0;
+    bool nvlink = true;
+    const auto last = static_cast<uint32_t>(std::min<size_t>(nodes.size(), job.gpus));
     for (uint32_t k = 1; k <= last; ++k) {
-      prefix += scratch_nodes_[k - 1].gpus;
+      const Node& node = cluster.nodes[nodes[k - 1].node.value()];
+      nvlink = nvlink && node.nvlink;
+      const uint32_t leaf = cluster.rack_of(node).leaf;
+      leaves += leaf_seen_[leaf] == 0 ? 1 : 0;
+      leaf_seen_[leaf] = 1;
+      prefix += nodes[k - 1].gpus;
       if (prefix < job.gpus) {
         continue;
       }
-      balanced_shape(job.gpus, k, shape_);
-      const double e = efficiency(view.cluster(), shape_, job.gpus);
+      balanced_shape(nodes, job.gpus, k, shape_);
+      models::PlacementSummary actual;
+      actual.gpus_per_node = std::min_element(shape_.begin(), shape_.end(), [](const auto& a, const auto& b) {
+                               return a.gpus < b.gpus;
+                             })->gpus;
+      actual.nodes = k;
+      actual.leaves = leaves;
+      const double e = efficiency(cluster, actual, nvlink);
       if (e > c.efficiency + 1e-9) {
         c.efficiency = e;
-        c.shape = shape_;
+        best_k = k;
       }
     }
+    balanced_shape(nodes, job.gpus, best_k, c.shape);
     return c;
   }
 
-  // `gpus` on the k fullest of scratch_nodes_ (which together hold them): each at least
+  // `gpus` on the k fullest of `nodes` (fullest first; together they hold them): each at least
   // m = min(free of the k-th, gpus / k), the rest to the fullest nodes first.
-  void balanced_shape(uint32_t gpus, uint32_t k, std::vector<models::NodeGpus>& shape) const {
-    const uint32_t m = std::min(scratch_nodes_[k - 1].gpus, gpus / k);
+  static void balanced_shape(const std::vector<models::NodeGpus>& nodes, uint32_t gpus, uint32_t k,
+                             std::vector<models::NodeGpus>& shape) {
+    const uint32_t m = std::min(nodes[k - 1].gpus, gpus / k);
     shape.clear();
     uint32_t rest = gpus - m * k;
     for (uint32_t i = 0; i < k; ++i) {
-      const uint32_t extra = std::min(rest, scratch_nodes_[i].gpus - m);
+      const uint32_t extra = std::min(rest, nodes[i].gpus - m);
       rest -= extra;
-      shape.push_back({scratch_nodes_[i].node, m + extra});
+      shape.push_back({nodes[i].node, m + extra});
     }
   }
 
-  // Placement efficiency against the tightest shape the gang could have on this cluster.
-  double efficiency(const Cluster& c, std::span<const models::NodeGpus> shape, uint32_t gpus) const {
-    const models::GangPlacement actual = models::summarize_placement(c, shape);
-    const models::PlacementSummary ideal = models::tightest_placement(gpus, node_gpus_, leaf_nodes_);
-    const double t_actual = comm_seconds(c, actual.summary, actual.nvlink);
-    const double t_ideal = comm_seconds(c, ideal, actual.nvlink);
-    return models::placement_efficiency(o_.compute_s, std::min(t_ideal, t_actual), t_actual, o_.overlap);
+  // Placement efficiency against the tightest shape the gang could have on this cluster
+  // (ideal_comm_, set for the gang by place()).
+  double efficiency(const Cluster& c, const models::PlacementSummary& actual, bool nvlink) {
+    const double t_actual = comm_seconds(c, actual, nvlink);
+    std::optional<double>& ideal = ideal_comm_[nvlink ? 1 : 0];
+    if (!ideal) {
+      ideal = comm_seconds(c, ideal_, nvlink);
+    }
+    return models::placement_efficiency(o_.compute_s, std::min(*ideal, t_actual), t_actual, o_.overlap);
   }
 
   double comm_seconds(const Cluster& c, const models::PlacementSummary& pl, bool nvlink) const {
@@ -220,11 +262,16 @@ class TopoPlacement final : public Placement {
   TopoOptions o_;
   DurationEstimator estimator_;
   std::vector<std::vector<NodeId>> leaves_, spines_;
-  std::vector<NodeId> all_;
-  std::vector<models::NodeGpus> scratch_nodes_;  // a domain's allowed nodes with free GPUs: (node, free)
-  std::vector<models::NodeGpus> shape_;          // the shape fill() rates
-  std::vector<uint32_t> usable_free_;            // by node, for the gang being placed
-  uint32_t node_gpus_ = 1, leaf_nodes_ = 1;
+  // For the gang being placed: the allowed nodes with free GPUs, fullest first, and each domain's.
+  std::vector<models::NodeGpus> fullest_;
+  std::vector<Domain> leaf_domains_, spine_domains_;
+  Domain all_domain_;
+  std::vector<models::NodeGpus> shape_;  // the shape fill() rates
+  std::vector<uint8_t> leaf_seen_;       // by leaf: among the k nodes fill() rates
+  uint32_t node_gpus_ = 1, leaf_nodes_ = 1, leaf_count_ = 0;
+  // The gang's tightest placement and its all-reduce time without and with NVLink (per gang).
+  models::PlacementSummary ideal_;
+  std::array<std::optional<double>, 2> ideal_comm_;
 };
 
 }  // namespace

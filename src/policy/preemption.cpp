@@ -125,6 +125,27 @@ std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> 
   return std::nullopt;
 }
 
+// Fewest preemptions so far first, so that restarted victims are not hit again and again; then
+// the least lost work × GPUs. Each key is computed once (a stable sort on the same keys).
+void sort_by_loss(std::vector<JobId>& candidates, const state::ClusterView& v) {
+  struct Keyed {
+    uint32_t preemptions;
+    Duration loss;
+    JobId job;
+  };
+  std::vector<Keyed> keyed;
+  keyed.reserve(candidates.size());
+  for (JobId c : candidates) {
+    keyed.push_back({v.record(c).preemptions, lost_work(c, v) * v.spec(c).gpus, c});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    return a.preemptions != b.preemptions ? a.preemptions < b.preemptions : a.loss < b.loss;
+  });
+  for (size_t i = 0; i < keyed.size(); ++i) {
+    candidates[i] = keyed[i].job;
+  }
+}
+
 }  // namespace
 
 bool placement_is_monotone(std::string_view name) {
@@ -138,12 +159,7 @@ std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> ca
   if (candidates.empty() || max_victims == 0) {
     return std::nullopt;
   }
-  const auto& v = scratch.view();
-  // Fewest preemptions so far first, so that restarted victims are not hit again and again.
-  std::stable_sort(candidates.begin(), candidates.end(), [&](JobId a, JobId b) {
-    const uint32_t pa = v.record(a).preemptions, pb = v.record(b).preemptions;
-    return pa != pb ? pa < pb : lost_work(a, v) * v.spec(a).gpus < lost_work(b, v) * v.spec(b).gpus;
-  });
+  sort_by_loss(candidates, scratch.view());
   if (monotone && !fits_with_all_released(job, candidates, placement, scratch)) {
     return std::nullopt;
   }

@@ -5,42 +5,58 @@
 
 namespace boreas::policy {
 
+bool Scratch::flipped(const Node& node, const NodeChange* c, GpuId gpu) const {
+  if (node.gpu_count > kMaskGpus) {
+    const auto it = wide_flipped_.find(gpu.value());
+    return it != wide_flipped_.end() && it->second;
+  }
+  return c != nullptr && ((c->flipped >> (gpu.value() - node.first_gpu)) & 1) != 0;
+}
+
 bool Scratch::gpu_free(GpuId gpu) const {
-  auto it = gpu_free_.find(gpu.value());
-  return it != gpu_free_.end() ? it->second : view_.state().gpu_free(gpu);
+  const NodeId node = view_.state().node_of(gpu);
+  const bool flip = flipped(view_.cluster().nodes[node.value()], nodes_.find(node.value()), gpu);
+  return view_.state().gpu_free(gpu) != flip;
 }
 
 uint32_t Scratch::node_free(NodeId node) const {
-  auto it = node_delta_.find(node.value());
-  const int32_t delta = it == node_delta_.end() ? 0 : it->second;
+  const NodeChange* c = nodes_.find(node.value());
+  const int32_t delta = c == nullptr ? 0 : c->delta;
   return static_cast<uint32_t>(static_cast<int32_t>(view_.state().node_free(node)) + delta);
 }
 
 uint32_t Scratch::rack_free(RackId rack) const {
-  auto it = rack_delta_.find(rack.value());
-  const int32_t delta = it == rack_delta_.end() ? 0 : it->second;
+  const int32_t* d = rack_delta_.find(rack.value());
+  const int32_t delta = d == nullptr ? 0 : *d;
   return static_cast<uint32_t>(static_cast<int32_t>(view_.state().rack_free(rack)) + delta);
 }
 
 void Scratch::change(GpuId gpu, bool now_free) {
   assert(gpu_free(gpu) != now_free && "claiming a taken GPU or releasing a free one");
-  gpu_free_[gpu.value()] = now_free;
   const NodeId node = view_.state().node_of(gpu);
+  const Node& n = view_.cluster().nodes[node.value()];
+  NodeChange& c = nodes_.get(node.value());
+  if (n.gpu_count > kMaskGpus) {
+    bool& f = wide_flipped_[gpu.value()];
+    f = !f;
+  } else {
+    c.flipped ^= uint64_t{1} << (gpu.value() - n.first_gpu);
+  }
   const int32_t step = now_free ? 1 : -1;
-  auto [it, inserted] = node_delta_.try_emplace(node.value(), 0);
-  it->second += step;
-  if (inserted) {
+  c.delta += step;
+  if (!c.touched) {
+    c.touched = true;
     touched_.push_back(node);
   }
-  rack_delta_[view_.cluster().nodes[node.value()].rack.value()] += step;
+  rack_delta_.get(n.rack.value()) += step;
   free_ = static_cast<uint32_t>(static_cast<int32_t>(free_) + step);
 }
 
 void Scratch::forget_touched_since(size_t mark) {
   for (size_t i = mark; i < touched_.size(); ++i) {
-    const auto it = node_delta_.find(touched_[i].value());
-    assert(it != node_delta_.end() && it->second == 0 && "forgetting a node whose free count changed");
-    node_delta_.erase(it);
+    NodeChange& c = nodes_.get(touched_[i].value());
+    assert(c.touched && c.delta == 0 && "forgetting a node whose free count changed");
+    c.touched = false;
   }
   touched_.resize(std::min(mark, touched_.size()));
 }
@@ -59,10 +75,11 @@ void Scratch::release(std::span<const GpuId> gpus) {
 
 uint32_t Scratch::take_free_on_node(NodeId node, uint32_t count, std::vector<GpuId>& out) const {
   const Node& n = view_.cluster().nodes[node.value()];
+  const NodeChange* c = nodes_.find(node.value());
   uint32_t taken = 0;
   for (uint32_t i = 0; i < n.gpu_count && taken < count; ++i) {
     const GpuId g(n.first_gpu + i);
-    if (gpu_free(g)) {
+    if (view_.state().gpu_free(g) != flipped(n, c, g)) {
       out.push_back(g);
       ++taken;
     }

@@ -2,6 +2,7 @@
 // A scratch overlay on a ClusterView for one scheduling round: GPUs claimed or released earlier
 // in the same Plan are seen by later placements, without copying per-GPU state.
 
+#include <cstdint>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -9,6 +10,61 @@
 #include "state/cluster_view.h"
 
 namespace boreas::policy {
+
+// An open-addressing map from a node or rack index to V, for the few a round touches: no
+// allocation per entry (a round releases and claims many GPUs on the same few nodes). Entries
+// are never removed; V's default value means "no change".
+template <typename V>
+class TouchedMap {
+ public:
+  const V* find(uint32_t key) const {
+    if (keys_.empty()) {
+      return nullptr;
+    }
+    for (size_t i = slot(key);; i = (i + 1) & (keys_.size() - 1)) {
+      if (keys_[i] == key) {
+        return &values_[i];
+      }
+      if (keys_[i] == kEmpty) {
+        return nullptr;
+      }
+    }
+  }
+  V& get(uint32_t key) {
+    if (2 * (size_ + 1) > keys_.size()) {
+      grow();
+    }
+    size_t i = slot(key);
+    while (keys_[i] != key && keys_[i] != kEmpty) {
+      i = (i + 1) & (keys_.size() - 1);
+    }
+    if (keys_[i] == kEmpty) {
+      keys_[i] = key;
+      ++size_;
+    }
+    return values_[i];
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  size_t slot(uint32_t key) const { return (key * 0x9E3779B1u) & (keys_.size() - 1); }
+  void grow() {
+    std::vector<uint32_t> keys = std::move(keys_);
+    std::vector<V> values = std::move(values_);
+    keys_.assign(keys.empty() ? 16 : 2 * keys.size(), kEmpty);
+    values_.assign(keys_.size(), V{});
+    size_ = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] != kEmpty) {
+        get(keys[i]) = values[i];
+      }
+    }
+  }
+
+  std::vector<uint32_t> keys_;
+  std::vector<V> values_;
+  uint32_t size_ = 0;
+};
 
 class Scratch {
  public:
@@ -19,7 +75,10 @@ class Scratch {
   bool gpu_free(GpuId gpu) const;
   uint32_t node_free(NodeId node) const;
   uint32_t rack_free(RackId rack) const;
-  bool touched(NodeId node) const { return node_delta_.count(node.value()) > 0; }
+  bool touched(NodeId node) const {
+    const NodeChange* c = nodes_.find(node.value());
+    return c != nullptr && c->touched;
+  }
   // Nodes whose free count differs from the state's, in first-touch order.
   std::span<const NodeId> touched_nodes() const { return touched_; }
 
@@ -33,13 +92,21 @@ class Scratch {
   uint32_t take_free_on_node(NodeId node, uint32_t count, std::vector<GpuId>& out) const;
 
  private:
+  // GPUs of a node with at most this many keep their overrides in the node's mask.
+  static constexpr uint32_t kMaskGpus = 64;
+  struct NodeChange {
+    int32_t delta = 0;     // free count minus the state's
+    bool touched = false;  // listed in touched_
+    uint64_t flipped = 0;  // GPU i (from the node's first) has the opposite free flag of the state's
+  };
   void change(GpuId gpu, bool now_free);
+  bool flipped(const Node& node, const NodeChange* c, GpuId gpu) const;
 
   const state::ClusterView& view_;
   uint32_t free_;
-  std::unordered_map<uint32_t, bool> gpu_free_;  // overrides of the state's free flag
-  std::unordered_map<uint32_t, int32_t> node_delta_;
-  std::unordered_map<uint32_t, int32_t> rack_delta_;
+  TouchedMap<NodeChange> nodes_;
+  TouchedMap<int32_t> rack_delta_;
+  std::unordered_map<uint32_t, bool> wide_flipped_;  // GPUs of nodes past kMaskGpus
   std::vector<NodeId> touched_;
 };
 

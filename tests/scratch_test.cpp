@@ -1,0 +1,159 @@
+// Scratch (policy/scratch.h) against a plain overlay — a free flag per GPU, counts per node and
+// rack recounted, touched nodes in first-touch order — on random claims, releases, forgets and
+// copies, on nodes whose overrides fit the per-node mask (8 GPUs) and nodes past it (70 GPUs).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "policy/scratch.h"
+#include "state/cluster_state.h"
+#include "support/cluster_builder.h"
+
+namespace boreas {
+namespace {
+
+// The plain overlay: every GPU's free flag, the touched nodes in order.
+struct Plain {
+  std::vector<bool> free;
+  std::vector<NodeId> touched;
+};
+
+Plain plain_of(const state::ClusterState& s) {
+  Plain p;
+  for (uint32_t g = 0; g < s.total_gpus(); ++g) {
+    p.free.push_back(s.gpu_free(GpuId(g)));
+  }
+  return p;
+}
+
+void plain_change(Plain& p, const state::ClusterState& s, GpuId g, bool now_free) {
+  p.free[g.value()] = now_free;
+  const NodeId n = s.node_of(g);
+  if (std::find(p.touched.begin(), p.touched.end(), n) == p.touched.end()) {
+    p.touched.push_back(n);
+  }
+}
+
+// The first difference between the scratch and the plain overlay; empty when none.
+std::string difference(const policy::Scratch& s, const Plain& p, const state::ClusterState& st) {
+  const Cluster& c = st.cluster();
+  uint32_t total = 0;
+  std::vector<uint32_t> rack_free(c.racks.size(), 0);
+  for (uint32_t n = 0; n < c.nodes.size(); ++n) {
+    const Node& node = c.nodes[n];
+    uint32_t free = 0;
+    std::vector<GpuId> expected;
+    for (uint32_t i = 0; i < node.gpu_count; ++i) {
+      const GpuId g(node.first_gpu + i);
+      if (s.gpu_free(g) != p.free[g.value()]) {
+        return "gpu " + std::to_string(g.value());
+      }
+      if (p.free[g.value()]) {
+        ++free;
+        if (expected.size() < 5) {
+          expected.push_back(g);
+        }
+      }
+    }
+    if (s.node_free(NodeId(n)) != free) {
+      return "node_free " + std::to_string(n);
+    }
+    const bool touched = std::find(p.touched.begin(), p.touched.end(), NodeId(n)) != p.touched.end();
+    if (s.touched(NodeId(n)) != touched) {
+      return "touched " + std::to_string(n);
+    }
+    std::vector<GpuId> taken;
+    if (s.take_free_on_node(NodeId(n), 5, taken) != expected.size() || taken != expected) {
+      return "take_free_on_node " + std::to_string(n);
+    }
+    rack_free[node.rack.value()] += free;
+    total += free;
+  }
+  for (uint32_t r = 0; r < c.racks.size(); ++r) {
+    if (s.rack_free(RackId(r)) != rack_free[r]) {
+      return "rack_free " + std::to_string(r);
+    }
+  }
+  if (s.total_free() != total) {
+    return "total_free";
+  }
+  const auto t = s.touched_nodes();
+  if (!std::equal(t.begin(), t.end(), p.touched.begin(), p.touched.end())) {
+    return "touched_nodes";
+  }
+  return "";
+}
+
+std::vector<GpuId> pick(std::mt19937& rng, const Plain& p, bool free, uint32_t most) {
+  std::vector<GpuId> out;
+  for (uint32_t g = 0; g < p.free.size(); ++g) {
+    if (p.free[g] == free) {
+      out.push_back(GpuId(g));
+    }
+  }
+  std::shuffle(out.begin(), out.end(), rng);
+  out.resize(std::min<size_t>(out.size(), 1 + rng() % most));
+  return out;
+}
+
+void check_random_runs(uint32_t gpus_per_node) {
+  for (uint32_t seed = 1; seed <= 60; ++seed) {
+    std::mt19937 rng(seed);
+    const Cluster cluster = testing::uniform_cluster(3, 3, gpus_per_node);
+    testing::JobListBuilder jobs;
+    for (int i = 0; i < 12; ++i) {
+      jobs.add(0, 1 + rng() % (2 * gpus_per_node), 10);
+    }
+    state::ClusterState st(cluster, jobs.jobs(), jobs.symbols());
+    for (uint32_t j = 0; j < jobs.jobs().size(); ++j) {
+      ASSERT_TRUE(st.submit(JobId(j), Time::zero()).is_ok());
+      std::vector<GpuId> free = pick(rng, plain_of(st), true, 1000);
+      if (free.size() >= jobs.jobs()[j].gpus && rng() % 2 == 0) {
+        free.resize(jobs.jobs()[j].gpus);
+        ASSERT_TRUE(st.start(JobId(j), free, Time::zero()).is_ok());
+      }
+    }
+    const state::ClusterView view(st, Time::zero());
+    auto scratch = std::make_unique<policy::Scratch>(view);
+    Plain plain = plain_of(st);
+    for (int step = 0; step < 80; ++step) {
+      const uint32_t op = rng() % 10;
+      if (op < 4) {  // claim some free GPUs
+        const std::vector<GpuId> gpus = pick(rng, plain, true, 2 * gpus_per_node);
+        scratch->claim(gpus);
+        for (GpuId g : gpus) {
+          plain_change(plain, st, g, false);
+        }
+      } else if (op < 7) {  // release some taken GPUs
+        const std::vector<GpuId> gpus = pick(rng, plain, false, 2 * gpus_per_node);
+        scratch->release(gpus);
+        for (GpuId g : gpus) {
+          plain_change(plain, st, g, true);
+        }
+      } else if (op < 9) {  // release and claim back, then forget the nodes touched only by that
+        const size_t mark = scratch->touched_nodes().size();
+        const std::vector<GpuId> gpus = pick(rng, plain, false, 2 * gpus_per_node);
+        scratch->release(gpus);
+        scratch->claim(gpus);
+        scratch->forget_touched_since(mark);
+      } else {  // go on with a copy
+        scratch = std::make_unique<policy::Scratch>(*scratch);
+      }
+      const std::string diff = difference(*scratch, plain, st);
+      ASSERT_EQ(diff, "") << "seed " << seed << " step " << step;
+    }
+  }
+}
+
+TEST(ScratchProperty, EqualsAPlainOverlayOnRandomChanges) {
+  check_random_runs(8);
+}
+
+TEST(ScratchProperty, EqualsAPlainOverlayOnNodesPastTheMask) {
+  check_random_runs(70);
+}
+
+}  // namespace
+}  // namespace boreas
