@@ -124,6 +124,7 @@ void PriorityScheduler::learn_jobs(const state::ClusterView& view) {
   for (size_t j = facts_.size(); j < view.job_count(); ++j) {
     const JobSpec& spec = view.spec(JobId(static_cast<uint32_t>(j)));
     facts_.push_back(Facts{spec.gpus, spec.preemptible});
+    some_unpreemptible_ = some_unpreemptible_ || !spec.preemptible;
   }
 }
 
@@ -181,8 +182,10 @@ void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, cons
 void PriorityScheduler::decide(const state::ClusterView& view, const std::vector<Ranked>& running,
                                Plan& plan) {
   uint64_t budget = view.total_gpus() - view.down_gpus();  // nodes out of service host nothing
-  for (JobId j : view.running()) {
-    budget -= kept_running(j, view) ? facts_[j.value()].gpus : 0;
+  if (some_unpreemptible_ || max_preemptions_ > 0) {  // else no running job is kept
+    for (JobId j : view.running()) {
+      budget -= kept_running(j, view) ? facts_[j.value()].gpus : 0;
+    }
   }
   const uint64_t min_gpus = std::max<uint64_t>(1, pending_.min_gpus());
   auto p = pending_.set().begin();

@@ -168,6 +168,7 @@ class PriorityScheduler final : public Scheduler {
     bool preemptible = true;
   };
   std::vector<Facts> facts_;
+  bool some_unpreemptible_ = false;  // some job added so far is not preemptible
 };
 
 // Oracle orders (they read true remaining work): lower bounds, not deployable policies.
