@@ -2,11 +2,17 @@
 // of a few jobs on one 4-GPU node. Every expected number is worked out in the comment above it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
+#include <map>
+#include <random>
+#include <vector>
 
 #include "config/cluster_spec.h"
 #include "sim/meter.h"
 #include "sim/metrics.h"
+#include "sim/series_columns.h"
 #include "support/cluster_builder.h"
 #include "support/sim_run.h"
 
@@ -296,6 +302,115 @@ TEST(PhysicsMetrics, EnergyAndCostPerReferenceGpuHour) {
   EXPECT_DOUBLE_EQ(s.energy_kwh_per_ref_gpu_hour, 2.5);
   EXPECT_DOUBLE_EQ(s.cost_usd_per_ref_gpu_hour, 1.25);
   EXPECT_DOUBLE_EQ(s.energy_facility_kwh_window, 3);
+}
+
+// timeseries.csv's cells: the integer path for whole numbers with no places writes what fmt's
+// "{:.Nf}" writes, on random values of every kind the columns hold (counts, halves, negatives, -0,
+// huge and tiny numbers) and 0–3 places.
+TEST(SeriesColumns, CellTextEqualsFixedFormatting) {
+  std::mt19937_64 rng(23);
+  std::uniform_int_distribution<int> kind(0, 6), decimals(0, 3);
+  std::uniform_int_distribution<int64_t> count(0, 100000);
+  std::uniform_real_distribution<double> real(-1e6, 1e6);
+  int integer_cells = 0;
+  for (int i = 0; i < 200000; ++i) {
+    double v = 0;
+    switch (kind(rng)) {
+      case 0: v = static_cast<double>(count(rng)); break;
+      case 1: v = static_cast<double>(count(rng)) + 0.5; break;
+      case 2: v = -static_cast<double>(count(rng)); break;
+      case 3: v = -0.0; break;
+      case 4: v = std::ldexp(static_cast<double>(count(rng) + 1), 40 + static_cast<int>(count(rng) % 30)); break;
+      case 5: v = real(rng) * 1e-9; break;
+      default: v = real(rng); break;
+    }
+    const int d = i % 2 == 0 ? 0 : decimals(rng);
+    fmt::memory_buffer out;
+    sim::append_column_value(out, v, d);
+    ASSERT_EQ(fmt::to_string(out), fmt::format(",{:.{}f}", v, d)) << v << " with " << d << " places";
+    integer_cells += d == 0 && v == std::floor(v) && !std::signbit(v) ? 1 : 0;
+  }
+  EXPECT_GT(integer_cells, 20000);  // the integer path was taken
+}
+
+// The meter's fairness integrals (shares refilled only when a queue's demand or the capacity
+// changed) equal the definition recomputed from scratch at every instant of random runs: per queue
+// the GPUs held plus the pending gangs, a weighted max-min fill of the cluster (weights = the
+// guarantees), shortfall = entitled − held, each rate integrated until the next instant.
+TEST(MeterProperty, FairnessIntegralsEqualSharesFromScratchOnRandomRuns) {
+  const char* tree_text =
+      "queues:\n"
+      "  - {name: a, quotas: [{gpu: '*', guaranteed: 8}]}\n"
+      "  - {name: b, quotas: [{gpu: '*', guaranteed: 5}]}\n"
+      "  - {name: c, quotas: [{gpu: '*', guaranteed: 3}]}\n";
+  const Cluster cluster = testing::uniform_cluster(1, 2, 8);
+  auto tree = config::load_queues_string(tree_text, "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  const std::vector<std::string> names = {"a", "b", "c", "z"};  // z: no guarantee, weight 0
+  const std::vector<double> weights = {8, 5, 3, 0};
+  uint64_t refills_seen = 0;
+  for (const char* policy : {"fifo", "las", "srtf"}) {
+    for (uint32_t seed = 1; seed <= 10; ++seed) {
+      std::mt19937 rng(seed);
+      testing::JobListBuilder jobs;
+      int64_t t = 0;
+      for (int i = 0; i < 120; ++i) {
+        t += std::uniform_int_distribution<int64_t>(0, 4)(rng);
+        jobs.add(t, 1 + static_cast<uint32_t>(rng() % 6), std::uniform_int_distribution<int64_t>(1, 30)(rng),
+                 names[rng() % names.size()].c_str());
+      }
+      std::vector<double> shortfall(names.size(), 0), entitled(names.size(), 0), rate_short, rate_entitled;
+      Time last = Time::never();
+      auto observer = [&](const state::ClusterState& s, Time now) {
+        if (!last.is_never()) {
+          for (size_t q = 0; q < rate_short.size(); ++q) {
+            shortfall[q] += rate_short[q] * (now - last).to_seconds();
+            entitled[q] += rate_entitled[q] * (now - last).to_seconds();
+          }
+        }
+        last = now;
+        std::vector<uint64_t> held(names.size(), 0), demand(names.size(), 0);
+        for (uint32_t j = 0; j < s.job_count(); ++j) {
+          const JobId id(j);
+          const auto q = static_cast<size_t>(
+              std::find(names.begin(), names.end(), s.symbols().view(s.spec(id).queue)) - names.begin());
+          const bool running = s.record(id).state == JobState::kRunning;
+          const bool waits = s.pending().count(id) > 0;  // arrived and waiting (jobs to come are not)
+          held[q] += running ? s.spec(id).gpus : 0;
+          demand[q] += running || waits ? s.spec(id).gpus : 0;
+        }
+        std::vector<sim::Claim> claims;
+        std::vector<size_t> of;
+        for (size_t q = 0; q < names.size(); ++q) {
+          if (demand[q] > 0) {
+            claims.push_back(sim::Claim{static_cast<double>(demand[q]), weights[q], 0});
+            of.push_back(q);
+          }
+        }
+        sim::water_fill(claims, static_cast<double>(s.total_gpus() - s.down_gpus()));
+        rate_short.assign(names.size(), 0);
+        rate_entitled.assign(names.size(), 0);
+        for (size_t i = 0; i < claims.size(); ++i) {
+          rate_entitled[of[i]] = claims[i].entitled;
+          rate_short[of[i]] = std::max(0.0, claims[i].entitled - static_cast<double>(held[of[i]]));
+        }
+        ++refills_seen;
+      };
+      policy::PolicyOptions options;
+      options.tenancy.queues = std::make_shared<QueueTree>(*tree);
+      auto out = testing::simulate({&cluster, jobs.jobs(), &jobs.symbols()}, policy, options, {}, observer);
+      ASSERT_TRUE(out.is_ok()) << out.status().message();
+      for (size_t q = 0; q < names.size(); ++q) {
+        const auto& m = out->result.meter;
+        const double got_short = m.queue_shortfall_gpu_s.count(names[q]) ? m.queue_shortfall_gpu_s.at(names[q]) : 0;
+        const double got_entitled = m.queue_entitled_gpu_s.count(names[q]) ? m.queue_entitled_gpu_s.at(names[q]) : 0;
+        EXPECT_NEAR(got_short, shortfall[q], 1e-6 * (1 + shortfall[q])) << policy << " seed " << seed << " " << names[q];
+        EXPECT_NEAR(got_entitled, entitled[q], 1e-6 * (1 + entitled[q])) << policy << " seed " << seed << " " << names[q];
+      }
+      EXPECT_GT(entitled[0] + entitled[1], 0) << policy << " seed " << seed;
+    }
+  }
+  EXPECT_GT(refills_seen, 1000u);
 }
 
 }  // namespace

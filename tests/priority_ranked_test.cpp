@@ -8,6 +8,8 @@
 #include <set>
 
 #include "policy/priority_scheduler.h"
+#include "support/cluster_builder.h"
+#include "support/sim_run.h"
 
 namespace boreas {
 namespace {
@@ -55,6 +57,25 @@ TEST(FlatRankedProperty, EqualsASortedSetAfterRandomChanges) {
   }
   EXPECT_GT(reads, 4000u);
   EXPECT_GT(same_key_back, 1000u);
+}
+
+// The walk takes the GPUs of running jobs it may not preempt out of its budget up front (skipped
+// only while every job is preemptible). One 4-GPU node under srtf: A (non-preemptible, 2 GPUs,
+// 100 s) and C (2 GPUs, 100 s) run from 0; B (4 GPUs, 5 s) arrives at 10 with the shortest
+// remaining time. The budget left by A is 2 GPUs, so B is not granted and C is not preempted: B
+// runs 100–105. With A preemptible both are preempted and B runs 10–15.
+TEST(PriorityWalk, KeepsNonPreemptibleJobsOutOfTheBudget) {
+  const Cluster cluster = testing::uniform_cluster(1, 1, 4);
+  for (const bool kept : {true, false}) {
+    testing::JobListBuilder jobs;
+    jobs.add(0, 2, 100).add(0, 2, 100).add(10, 4, 5);
+    jobs.jobs()[0].preemptible = !kept;
+    auto out = testing::simulate({&cluster, jobs.jobs(), &jobs.symbols()}, "srtf");
+    ASSERT_TRUE(out.is_ok()) << out.status().message();
+    EXPECT_EQ(out->result.jobs[2].end, Time::from_seconds(kept ? 105 : 15)) << kept;
+    EXPECT_EQ(out->result.jobs[1].preemptions, kept ? 0u : 1u) << kept;
+    EXPECT_EQ(out->result.jobs[0].preemptions, kept ? 0u : 1u) << kept;
+  }
 }
 
 }  // namespace

@@ -32,7 +32,9 @@ double GittinsTable::index(int64_t attained, int64_t delta) {
 }
 
 // The first position at or after `from` whose sample exceeds `value` (sorted_[from - 1] ≤ value):
-// a few steps, then a binary search over the rest.
+// a few steps, then galloping (strides doubling from `from`) and a binary search inside the last
+// stride: a running job's cursor moves by ~100 samples when it moves, so the probes stay near it
+// instead of halving the whole rest of the table.
 int64_t GittinsTable::upper_from(int64_t from, int64_t value) const {
   const auto n = static_cast<int64_t>(sorted_.size());
   for (int step = 0; step < 8; ++step, ++from) {
@@ -40,7 +42,13 @@ int64_t GittinsTable::upper_from(int64_t from, int64_t value) const {
       return from;
     }
   }
-  return std::upper_bound(sorted_.begin() + from, sorted_.end(), value) - sorted_.begin();
+  int64_t stride = 8;  // sorted_[from - 1] ≤ value
+  while (from + stride < n && sorted_[from + stride] <= value) {
+    from += stride + 1;
+    stride *= 2;
+  }
+  const int64_t last = std::min(n, from + stride + 1);
+  return std::upper_bound(sorted_.begin() + from, sorted_.begin() + last, value) - sorted_.begin();
 }
 
 double GittinsTable::index(int64_t attained, int64_t delta, Cursor& c) {

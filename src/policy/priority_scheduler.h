@@ -120,6 +120,7 @@ class PriorityScheduler final : public Scheduler {
   };
 
  private:
+  void learn_jobs(const state::ClusterView& view);
   void sync_pending(const state::ClusterView& view);
   void rekey_pending(const state::ClusterView& view);
   const std::vector<Ranked>& rank_running(const state::ClusterView& view);
@@ -160,6 +161,14 @@ class PriorityScheduler final : public Scheduler {
   uint64_t epoch_ = 0;
   RunningOrder running_;  // re-ranked every full round: running keys move with service
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
+  // By job, from its spec (fixed once added): the walk reads these for every running job in every
+  // full round, and a dense array stays in cache where the specs do not.
+  struct Facts {
+    uint32_t gpus = 0;
+    bool preemptible = true;
+  };
+  std::vector<Facts> facts_;
+  bool some_unpreemptible_ = false;  // some job added so far is not preemptible
 };
 
 // Oracle orders (they read true remaining work): lower bounds, not deployable policies.

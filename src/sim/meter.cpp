@@ -327,22 +327,39 @@ double Meter::idle_while_waiting(const policy::Scheduler& scheduler) {
   return matched_idle(free_scratch_);
 }
 
-// Entitled share per queue with demand: weighted max-min fair share of the in-service GPUs.
+// Entitled share per queue with demand: weighted max-min fair share of the in-service GPUs. The
+// shares depend only on each queue's demand (held + pending) and the capacity: a start or a
+// preemption moves GPUs between held and pending of one queue, so the fill is redone only when a
+// demand or the capacity changed; the shortfalls (held) are updated every time.
 void Meter::share_out() {
-  claims_.clear();
-  shares_.clear();
+  const uint64_t capacity = state_.total_gpus() - state_.down_gpus();
+  demand_.resize(queue_names_.size());
+  bool same = capacity == filled_capacity_;
   for (uint32_t q = 0; q < queue_names_.size(); ++q) {
     const uint64_t demand = held_[q] + pending_[q];
-    if (demand > 0) {
-      claims_.push_back(Claim{static_cast<double>(demand), weight_[q], 0});
-      shares_.push_back(Share{q, 0, 0});
-    }
+    same = same && demand == demand_[q];
+    demand_[q] = demand;
   }
-  water_fill(claims_, static_cast<double>(state_.total_gpus() - state_.down_gpus()), fill_scratch_);
+  if (!same) {
+    fill_shares(capacity);
+  }
   for (size_t i = 0; i < shares_.size(); ++i) {
     shares_[i].entitled = claims_[i].entitled;
     shares_[i].shortfall = std::max(0.0, claims_[i].entitled - static_cast<double>(held_[shares_[i].queue]));
   }
+}
+
+void Meter::fill_shares(uint64_t capacity) {
+  filled_capacity_ = capacity;
+  claims_.clear();
+  shares_.clear();
+  for (uint32_t q = 0; q < queue_names_.size(); ++q) {
+    if (demand_[q] > 0) {
+      claims_.push_back(Claim{static_cast<double>(demand_[q]), weight_[q], 0});
+      shares_.push_back(Share{q, 0, 0});
+    }
+  }
+  water_fill(claims_, static_cast<double>(capacity), fill_scratch_);
 }
 
 void Meter::observe(Time t, double facility_w, const policy::Scheduler& scheduler) {
@@ -352,10 +369,14 @@ void Meter::observe(Time t, double facility_w, const policy::Scheduler& schedule
   allocated_ = state_.total_gpus() - state_.free_gpus() - state_.down_gpus();
   facility_w_ = facility_w;
   // Waiting jobs, free GPUs and demands only change with a lifecycle move or capacity going out
-  // of or back into service; the policy's reasons (quota holds) may change in any round.
-  if (jobs_moved || state_.down_gpus() != down_ || options_.quota_holds) {
+  // of or back into service; the policy's reasons (quota holds) may change in any round, but the
+  // shares depend on the demands and the capacity alone.
+  const bool capacity_moved = state_.down_gpus() != down_;
+  if (jobs_moved || capacity_moved || options_.quota_holds) {
     down_ = state_.down_gpus();
     idle_ = idle_while_waiting(scheduler);
+  }
+  if (jobs_moved || capacity_moved) {
     share_out();
   }
 }

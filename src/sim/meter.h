@@ -95,6 +95,7 @@ class Meter {
   double matched_idle(const std::vector<uint64_t>& free_by_type);
   bool held_by_quota(JobId job, const policy::Scheduler& scheduler) const;
   void share_out();
+  void fill_shares(uint64_t capacity);
 
   const state::ClusterState& state_;
   MeterOptions options_;
@@ -109,7 +110,9 @@ class Meter {
   std::vector<std::string> queue_names_;               // dense queue index -> name
   std::vector<uint64_t> held_, pending_;               // per queue: GPUs
   std::vector<double> weight_;                         // per queue
-  std::vector<Claim> claims_;                          // scratch of share_out
+  std::vector<Claim> claims_;                          // of the last fill, one per queue with demand
+  std::vector<uint64_t> demand_;                       // per queue: held + pending at the last fill
+  uint64_t filled_capacity_ = UINT64_MAX;              // the capacity of the last fill (none yet)
   WaterFillScratch fill_scratch_;
   // Scratch of idle_while_waiting: per GPU type and per class.
   std::vector<uint8_t> usable_scratch_;

@@ -1,6 +1,8 @@
 #include "sim/series_columns.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <map>
 
 namespace boreas::sim {
@@ -12,50 +14,55 @@ std::string queue_name(const JobSpec& job, const SymbolTable& symbols) {
   return name.empty() ? std::string("default") : std::string(name);
 }
 
-// GPUs held per queue at each sample time, swept from the job runs: a run holds its GPUs on
-// [start, end), and a sample at t sees every event at or before t, as the engine samples.
+// GPUs held per queue at each sample time, from the job runs: a run holds its GPUs on
+// [start, end), and a sample at t sees every event at or before t, as the engine samples. Each
+// start and end is added to the first sample that sees it, then summed along the samples: integer
+// sums, so no order of the changes is needed.
 std::vector<SeriesColumn> queue_columns(const RunOutput& run, std::span<const JobSpec> jobs,
                                         const SymbolTable& symbols) {
   const Summary& s = run.summary;
+  const std::vector<Sample>& samples = run.result.samples;
   std::map<std::string, size_t> index;
   std::vector<SeriesColumn> held, guaranteed;
   for (const auto& [name, q] : s.queues) {
     index[name] = held.size();
     held.push_back({"gpus:" + name, {}, 0});
-    guaranteed.push_back({"guarantee:" + name, std::vector<double>(run.result.samples.size(),
+    guaranteed.push_back({"guarantee:" + name, std::vector<double>(samples.size(),
                                                                    static_cast<double>(q.guaranteed_gpus)), 0});
   }
-  struct Change {
-    Time at;
-    size_t queue;
-    int64_t gpus;
-  };
   std::vector<size_t> queue_of(run.result.jobs.size(), 0);
+  std::map<uint32_t, size_t> by_symbol;  // queue symbol -> column
   for (const JobSpec& j : jobs) {
-    queue_of[j.id.value()] = index.at(queue_name(j, symbols));
+    const auto [it, added] = by_symbol.emplace(j.queue.index(), 0);
+    if (added) {
+      it->second = index.at(queue_name(j, symbols));
+    }
+    queue_of[j.id.value()] = it->second;
   }
-  std::vector<Change> changes;
+  const size_t queues = held.size();
+  std::vector<int64_t> delta((samples.size() + 1) * queues, 0);  // by (first sample seeing it, queue)
+  auto add = [&](Time at, size_t q, int64_t gpus) {
+    const auto first = std::lower_bound(samples.begin(), samples.end(), at,
+                                        [](const Sample& sample, Time t) { return sample.time < t; });
+    delta[static_cast<size_t>(first - samples.begin()) * queues + q] += gpus;
+  };
   for (const RunRecord& r : run.result.runs) {
     const size_t q = queue_of[r.job.value()];
     const auto n = static_cast<int64_t>(r.gpus.size());
-    changes.push_back({r.start, q, n});
+    add(r.start, q, n);
     if (!r.end.is_never()) {
-      changes.push_back({r.end, q, -n});
+      add(r.end, q, -n);
     }
   }
-  std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.at < b.at; });
-  std::vector<int64_t> now(held.size(), 0);
-  size_t next = 0;
-  for (const Sample& sample : run.result.samples) {
-    for (; next < changes.size() && changes[next].at <= sample.time; ++next) {
-      now[changes[next].queue] += changes[next].gpus;
-    }
-    for (size_t q = 0; q < held.size(); ++q) {
+  std::vector<int64_t> now(queues, 0);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    for (size_t q = 0; q < queues; ++q) {
+      now[q] += delta[i * queues + q];
       held[q].values.push_back(static_cast<double>(now[q]));
     }
   }
   std::vector<SeriesColumn> out;
-  for (size_t q = 0; q < held.size(); ++q) {
+  for (size_t q = 0; q < queues; ++q) {
     out.push_back(std::move(held[q]));
     out.push_back(std::move(guaranteed[q]));
   }
@@ -84,6 +91,16 @@ std::vector<SeriesColumn> zone_columns(const RunOutput& run, const Cluster& clus
 }
 
 }  // namespace
+
+void append_column_value(fmt::memory_buffer& out, double value, int decimals) {
+  out.push_back(',');
+  constexpr double kExactInts = 9007199254740992.0;  // 2^53: every whole number below is exact
+  if (decimals == 0 && value >= 0 && value < kExactInts && !std::signbit(value) && value == std::floor(value)) {
+    fmt::format_to(std::back_inserter(out), "{}", static_cast<int64_t>(value));
+    return;
+  }
+  fmt::format_to(std::back_inserter(out), "{:.{}f}", value, decimals);
+}
 
 std::vector<SeriesColumn> series_columns(const RunOutput& run, const Cluster& cluster, std::span<const JobSpec> jobs,
                                          const SymbolTable& symbols) {

@@ -3,6 +3,7 @@
 // held and its guarantee (runs with a queue tree); per zone, IT power and mean GPU temperature
 // (runs with power physics). Runs without either keep the five base columns, byte for byte.
 
+#include <fmt/format.h>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,6 +17,11 @@ struct SeriesColumn {
   std::vector<double> values;  // one per result.samples entry
   int decimals = 0;
 };
+
+// ",value" with `decimals` places, as fmt's "{:.Nf}" writes it, appended to `out` (one cell of
+// timeseries.csv). A whole number with no places (GPU counts, guarantees: most columns) takes an
+// integer path: the same text without the float formatting.
+void append_column_value(fmt::memory_buffer& out, double value, int decimals);
 
 std::vector<SeriesColumn> series_columns(const RunOutput& run, const Cluster& cluster, std::span<const JobSpec> jobs,
                                          const SymbolTable& symbols);
