@@ -4,8 +4,9 @@
 // running in its queue, the passes start and preempt nothing, and each ranked job gets the no-fit
 // reason of its place in its queue's order (`behind-higher-priority` with the jobs of its queue
 // ranked before it, or `no-fit` for the first). A quiet round skips the passes and leaves the groups
-// as it ranked them; a job's reason is derived from them when asked, and written down when the job
-// leaves its group or before a round that runs the passes.
+// as it ranked them; its plan carries the round's free GPUs and only the places that changed (plan.h:
+// consecutive quiet rounds form a span), and a job that leaves its group during a span gets its
+// reason written out in full.
 #include <algorithm>
 
 #include "policy/boreas_policy.h"
@@ -57,20 +58,53 @@ bool BoreasScheduler::none_may_start(Round& r) {
 }
 
 // What the passes would leave: the groups ranked (each in its order) and every ranked job's reason
-// (derived when asked).
+// (in the plan, as the places that changed and the round's free GPUs).
 void BoreasScheduler::run_quiet_round(Round& r) {
+  const bool new_span = quiet_round_ == 0;
+  std::vector<uint8_t> changed(groups_.size(), 0);
   for (uint32_t g = 0; g < groups_.size(); ++g) {
+    changed[g] = !groups_[g].added.empty() || groups_[g].left != 0 ? 1 : 0;
     tidy_group(g);
   }
   quiet_round_ = round_;
   quiet_count_ += 1;
   quiet_free_ = r.scratch.total_free();
   quiet_block_ = r.largest_block;
+  place_quiet(new_span, changed);
 }
 
-BoreasScheduler::NoFitReason BoreasScheduler::quiet_reason(JobId job, uint32_t ahead) const {
-  const JobInfo& in = jobs_[job.value()];
-  return no_fit_reason(static_cast<uint32_t>(in.queue), in.gpus, ahead, quiet_free_, quiet_block_);
+// The places the book does not hold for this span: every ranked job's in a new span, else those of
+// the groups whose jobs changed or whose queue's higher classes did. A job's ahead count is the
+// jobs of its queue in higher classes, then those before it in its group.
+void BoreasScheduler::place_quiet(bool new_span, const std::vector<uint8_t>& changed) {
+  span_ += new_span ? 1 : 0;
+  out_.quiet = QuietReasons{new_span, quiet_free_, quiet_block_, {}};
+  if (!new_span && std::find(changed.begin(), changed.end(), 1) == changed.end()) {
+    return;  // no group moved: every place stands
+  }
+  placed_higher_.resize(groups_.size(), 0);
+  for (uint32_t g = 0; g < groups_.size(); ++g) {
+    const RankGroup& mine = groups_[g];
+    uint32_t higher = 0;
+    for (const RankGroup& h : groups_) {
+      higher += h.queue == mine.queue && h.class_value > mine.class_value ? static_cast<uint32_t>(h.jobs.size()) : 0;
+    }
+    if (!new_span && !changed[g] && placed_higher_[g] == higher) {
+      continue;
+    }
+    placed_higher_[g] = higher;
+    uint32_t ahead = higher;
+    for (const RankKey& key : mine.jobs) {
+      const uint32_t j = key.second;
+      if (placed_span_[j] != span_ || placed_ahead_[j] != ahead) {
+        placed_span_[j] = span_;
+        placed_ahead_[j] = ahead;
+        sent_[j].kind = PendingKind::kNone;  // the book holds its place now
+        out_.quiet->placed.push_back(QuietPlace{JobId(j), mine.queue, jobs_[j].gpus, ahead});
+      }
+      ahead += 1;
+    }
+  }
 }
 
 // Ranked in the last round, which was quiet, and in its group since.
@@ -82,44 +116,18 @@ bool BoreasScheduler::quiet_lazy(JobId job) const {
   return in.group >= 0 && in.entered_round <= quiet_round_;
 }
 
-// Jobs of its queue ranked before it in the quiet round: those of higher classes, then those
-// before it in its group (the groups' arrays are still as that round ranked them).
-uint32_t BoreasScheduler::quiet_ahead(JobId job) const {
-  const JobInfo& in = jobs_[job.value()];
-  const RankGroup& mine = groups_[static_cast<size_t>(in.group)];
-  const RankKey key{in.group_attained, job.value()};
-  size_t ahead = static_cast<size_t>(std::lower_bound(mine.jobs.begin(), mine.jobs.end(), key) - mine.jobs.begin());
-  for (const RankGroup& g : groups_) {
-    ahead += g.queue == mine.queue && g.class_value > mine.class_value ? g.jobs.size() : 0;
-  }
-  return static_cast<uint32_t>(ahead);
-}
-
+// A job leaving its group during a span: its reason with the span's free GPUs as they are now (the
+// book's would follow later quiet rounds).
 void BoreasScheduler::materialize_quiet(JobId job) {
   if (quiet_lazy(job)) {
-    no_fit_reasons_[job.value()] = quiet_reason(job, quiet_ahead(job));
+    const JobInfo& in = jobs_[job.value()];
+    set_no_fit(job, no_fit_reason(static_cast<uint32_t>(in.queue), in.gpus, placed_ahead_[job.value()],
+                                  quiet_free_, quiet_block_));
   }
 }
 
-// Before a round that runs the passes: every job still lazy gets its reason written down.
-void BoreasScheduler::materialize_quiet_all() {
-  if (quiet_round_ == 0) {
-    return;
-  }
-  for (uint32_t g = 0; g < groups_.size(); ++g) {
-    const RankGroup& mine = groups_[g];
-    size_t ahead = 0;
-    for (const RankGroup& h : groups_) {
-      ahead += h.queue == mine.queue && h.class_value > mine.class_value ? h.jobs.size() : 0;
-    }
-    for (const RankKey& key : mine.jobs) {
-      const JobInfo& in = jobs_[key.second];
-      if (in_group(g, key) && in.entered_round <= quiet_round_) {
-        no_fit_reasons_[key.second] = quiet_reason(JobId(key.second), static_cast<uint32_t>(ahead));
-      }
-      ahead += 1;
-    }
-  }
+// Before a round that runs the passes: the span ends, and its jobs keep its last free GPUs.
+void BoreasScheduler::end_quiet_span() {
   quiet_round_ = 0;
 }
 
@@ -198,7 +206,7 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
   for (const Start& st : r.plan.starts) {
     started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
   }
-  const uint64_t free = r.scratch.total_free();
+  const uint32_t free = r.scratch.total_free();
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const RankGroup& mine = groups_[g];
     if (r.emitted[g] >= mine.jobs.size()) {
@@ -211,7 +219,7 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
     ahead -= started[mine.queue];
     for (size_t p = r.emitted[g]; p < mine.jobs.size(); ++p) {
       const uint32_t id = mine.jobs[p].second;
-      no_fit_reasons_[id] = no_fit_reason(mine.queue, jobs_[id].gpus, static_cast<uint32_t>(ahead + p), free, r.largest_block);
+      set_no_fit(JobId(id), no_fit_reason(mine.queue, jobs_[id].gpus, static_cast<uint32_t>(ahead + p), free, r.largest_block));
     }
   }
 }
