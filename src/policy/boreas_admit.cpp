@@ -67,7 +67,11 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
   if (guaranteed_pass || book_->owed(q, d, *covered_)) {
     r.admitted = Borrow::kNo;  // inside the guarantee: nothing borrowed
-    return book_->owed(q, d, *covered_);
+    const bool owed = book_->owed(q, d, *covered_);
+    if (!owed) {
+      materialize_quiet(job);  // refused without a reason: it keeps its last one
+    }
+    return owed;
   }
   auto quota_reason = [&](const QuotaBlock& b) {
     PendingReason reason{b.lending ? PendingKind::kLendingLimit : PendingKind::kQuotaExceeded,
@@ -97,6 +101,7 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
 }
 
 void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus, const Demand& d) {
+  materialize_quiet(job);  // its last reason leaves the shared set with it
   r.generation += 1;
   JobInfo& in = jobs_[job.value()];
   const uint32_t q = static_cast<uint32_t>(in.queue);

@@ -32,8 +32,6 @@ void BoreasScheduler::init(const state::ClusterView& view) {
   if (jobs_.size() < view.job_count()) {
     jobs_.resize(view.job_count());
     sent_.resize(view.job_count());
-    placed_span_.resize(view.job_count(), 0);
-    placed_ahead_.resize(view.job_count(), 0);
     held_demand_.resize(view.job_count());
     held_known_.resize(view.job_count(), 0);
     counted_.resize(view.job_count());
@@ -51,8 +49,7 @@ double BoreasScheduler::queue_share(std::string_view queue) const {
 }
 
 void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
-  sent_[job.value()].kind = PendingKind::kNone;
-  placed_span_[job.value()] = 0;
+  sent_[job.value()] = Sent{};
   out_.exact.push_back(std::move(reason));
   out_.jobs.push_back(JobReason{job, NoFitReason{}});
 }

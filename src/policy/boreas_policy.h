@@ -138,8 +138,9 @@ class BoreasScheduler final : public Scheduler {
   bool round_is_quiet(Round& round);
   bool none_may_start(Round& round);
   void run_quiet_round(Round& round);
-  void place_quiet(bool new_span, const std::vector<uint8_t>& changed);
-  bool quiet_lazy(JobId job) const;
+  void place_quiet(bool after_full, const std::vector<uint8_t>& changed);
+  void share_free(uint32_t free, uint32_t largest_block);
+  void place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead);
   void materialize_quiet(JobId job);
   void end_quiet_span();
   bool in_group(uint32_t group, const RankKey& key) const;
@@ -172,10 +173,9 @@ class BoreasScheduler final : public Scheduler {
   void set_reason(JobId job, PendingReason reason);
   // A no-fit reason the books already hold (sent_) is not sent again.
   void set_no_fit(JobId job, const NoFitReason& reason) {
-    NoFitReason& sent = sent_[job.value()];
-    if (!(sent == reason)) {
-      sent = reason;
-      placed_span_[job.value()] = 0;  // its book entry is this, not a quiet place
+    Sent& sent = sent_[job.value()];
+    if (!(sent.no_fit == reason) || sent.span != 0) {
+      sent = Sent{reason, 0, 0};
       out_.jobs.push_back(JobReason{job, reason});
     }
   }
@@ -210,17 +210,23 @@ class BoreasScheduler final : public Scheduler {
   Reasons out_;                   // this round's reasons so far
   size_t full_round_reasons_ = 0;  // the last full round's count, reserved by the next
   uint32_t named_queues_ = 0;     // queue indexes the plans named so far
-  std::vector<NoFitReason> sent_;  // by job: its no-fit reason in the books; kind kNone: something else
   uint64_t round_ = 0;
   bool shortcuts_ = true;
   uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
   uint64_t quiet_count_ = 0;   // quiet rounds run
-  uint32_t quiet_free_ = 0;    // its free GPUs and largest free block
-  uint32_t quiet_block_ = 0;
-  // What the plans told the drivers' books of the quiet span (place_quiet): per job the span it was
-  // last placed in and its ahead count there; per group the jobs of higher classes of its queue.
+  // What the plans told the drivers' books (plan.h): the shared set's free GPUs and largest free
+  // block, each job's entry (sent_), and per group the jobs of higher classes of its queue.
+  uint32_t shared_free_ = 0;
+  uint32_t shared_block_ = 0;
+  // What a job's entry in the books is: `no_fit` (kind kNone: something else), or its place in the
+  // shared set while `span` is span_ (its ahead count there).
+  struct Sent {
+    NoFitReason no_fit;
+    uint32_t span = 0;
+    uint32_t ahead = 0;
+  };
+  std::vector<Sent> sent_;  // by job
   uint32_t span_ = 0;
-  std::vector<uint32_t> placed_span_, placed_ahead_;
   std::vector<uint32_t> placed_higher_;
   std::vector<JobId> idle_held_;  // jobs mark_held set held_at for (count_idle_wait clears it)
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan

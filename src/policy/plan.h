@@ -7,17 +7,16 @@
 // (policy/reason_book.h) and applies every plan's `reasons` to it, in order; what the book holds is
 // what the policy last said for each job (kNone where it never said).
 //
-// Most waiting jobs get a no-fit reason every round, and in a *quiet* round (the `boreas` policy's
-// rounds in which nothing can start, boreas_quiet.cpp) every ranked job gets one: no-fit or
-// behind-higher-priority by its count of jobs of its queue ranked before it (`ahead`), with the
-// round's free GPUs. Only the free GPUs change from one quiet round to the next for most jobs, so a
-// quiet round does not list them: it names a span (consecutive quiet rounds) and gives the span's
-// free GPUs; `placed` lists only the jobs whose place (queue, gang size, ahead) the book does not
-// already hold for this span (all ranked jobs in a span's first round, afterwards the arrivals and
-// the jobs behind them). Every job placed in the span takes the span's latest free GPUs, until a
-// later entry of `jobs` for it (the policy writes one when a job leaves its queue's order during
-// the span, with the free GPUs it waited with last) or a new span. A span ends with the first round
-// that is not quiet; its jobs keep the span's last free GPUs, as they were when last ranked.
+// Most waiting jobs get a no-fit reason every round: `no-fit` or `behind-higher-priority` by their
+// count of jobs of their queue ranked before them (`ahead`), with the round's free GPUs. The `boreas`
+// policy gives one to every ranked job in a *quiet* round (nothing can start, boreas_quiet.cpp) and to
+// every job its full round's pass did not reach, and from one such round to the next, for most jobs,
+// only the free GPUs change. So these jobs form a *shared* set: the book holds each one's place
+// (queue, gang size, ahead) once, and a plan gives the set's free GPUs (`shared`) and lists only the
+// places the book does not hold already (the set's new jobs and those whose count moved). Every job
+// in the set takes the latest free GPUs, until a later entry of `jobs` for it takes it out: the
+// policy writes one when a job of the set gets another reason, starts, or leaves its queue's order
+// (then with the free GPUs it last waited with).
 
 #include <optional>
 #include <string>
@@ -40,26 +39,26 @@ struct JobReason {
   NoFitReason no_fit;
 };
 
-// A job ranked in a quiet round whose place the book does not hold yet for the span.
-struct QuietPlace {
+// A job of the shared set whose place the book does not hold yet.
+struct SharedPlace {
   JobId job;
   uint32_t queue = 0;  // as in NoFitReason
   uint32_t need = 0;
   uint32_t ahead = 0;
 };
 
-struct QuietReasons {
-  bool new_span = false;   // the round before was not quiet
+struct SharedReasons {
+  bool new_span = false;   // the set starts over: the book's earlier members keep their free GPUs
   uint32_t free = 0;       // the round's free GPUs
   uint32_t largest_block = 0;  // and most free on one node
-  std::vector<QuietPlace> placed;
+  std::vector<SharedPlace> placed;
 };
 
 struct Reasons {
   std::vector<std::string> queues;  // names of the queue indexes after those earlier plans named
   std::vector<JobReason> jobs;      // in order: a later entry for a job replaces an earlier one
   std::vector<PendingReason> exact;
-  std::optional<QuietReasons> quiet;  // applied after `jobs`
+  std::optional<SharedReasons> shared;  // applied after `jobs`
 };
 
 struct Plan {

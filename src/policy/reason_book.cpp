@@ -18,19 +18,19 @@ void ReasonBook::apply(const Reasons& r) {
     e.form = Form::kExact;
     exact_[jr.job.value()] = r.exact[next_exact++];
   }
-  if (!r.quiet) {
+  if (!r.shared) {
     return;
   }
-  const Span now{r.quiet->free, r.quiet->largest_block};
-  if (r.quiet->new_span || spans_.empty()) {
+  const Span now{r.shared->free, r.shared->largest_block};
+  if (r.shared->new_span || spans_.empty()) {
     spans_.push_back(now);
   } else {
     spans_.back() = now;
   }
   const auto span = static_cast<uint32_t>(spans_.size() - 1);
-  for (const QuietPlace& p : r.quiet->placed) {
+  for (const SharedPlace& p : r.shared->placed) {
     Entry& e = entry(p.job);
-    e.form = Form::kQuiet;
+    e.form = Form::kShared;
     e.span = span;
     e.no_fit.queue = p.queue;
     e.no_fit.need = p.need;
@@ -39,7 +39,7 @@ void ReasonBook::apply(const Reasons& r) {
 }
 
 NoFitReason ReasonBook::resolve(const Entry& e) const {
-  if (e.form != Form::kQuiet) {
+  if (e.form != Form::kShared) {
     return e.no_fit;
   }
   const Span& s = spans_[e.span];

@@ -1,8 +1,8 @@
 #pragma once
 // Each job's latest pending reason, as a driver learns them from the plans it applies (plan.h says
 // how a plan carries them). The simulator's engine keeps one, the daemon's controller another;
-// jobs.csv, the meter and the API read it. Reading a reason costs O(1): a quiet span's jobs are
-// resolved from their place and the span's free GPUs.
+// jobs.csv, the meter and the API read it. Reading a reason costs O(1): a job of the shared set is
+// resolved from its place and the set's latest free GPUs.
 
 #include <cstdint>
 #include <string>
@@ -25,11 +25,11 @@ class ReasonBook {
   void clear();
 
  private:
-  enum class Form : uint8_t { kNone, kExact, kNoFit, kQuiet };
+  enum class Form : uint8_t { kNone, kExact, kNoFit, kShared };
   struct Entry {
     Form form = Form::kNone;
-    uint32_t span = 0;   // kQuiet: its index in spans_
-    NoFitReason no_fit;  // kNoFit; kQuiet: queue, need and ahead
+    uint32_t span = 0;   // kShared: its index in spans_
+    NoFitReason no_fit;  // kNoFit; kShared: queue, need and ahead
   };
   struct Span {
     uint32_t free = 0;
