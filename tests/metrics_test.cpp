@@ -202,13 +202,6 @@ TEST(Fairness, WaterFillIsWeightedMaxMin) {
   EXPECT_DOUBLE_EQ(zero[2].entitled, 6);
 }
 
-class NoPolicy final : public policy::Scheduler {
- public:
-  std::string_view name() const override { return "none"; }
-  std::string_view placement_name() const override { return "none"; }
-  policy::Plan schedule(const state::ClusterView&) override { return {}; }
-};
-
 // The meter driven by hand, window [10, 50], 4 GPUs. J (2 GPUs) is submitted at 0 and started at
 // 20 at rate 0.5 (a slow placement); facility power 1 kW until 20, 3 kW after.
 // Allocated in the window: 2 GPUs × 30 s = 60 → 60 / 160 = 0.375 of capacity.
@@ -224,7 +217,7 @@ TEST(Meter, IntegratesRatesExactlyBetweenEvents) {
   options.window_start = Duration::seconds(10);
   options.window_end = Duration::seconds(50);
   sim::Meter meter(state, options);
-  NoPolicy none;
+  const policy::ReasonBook none;  // no reasons given
   const JobId j(0);
   ASSERT_TRUE(state.submit(j, Time::from_seconds(0)).is_ok());
   ASSERT_TRUE(meter.start(Time::from_seconds(0), Time::from_seconds(0)).is_ok());
@@ -257,7 +250,7 @@ TEST(Meter, IdleWhileWaitingRespectsGpuTypes) {
   jobs.jobs()[1].gpu_types = jobs.symbols().intern("OTHER");
   state::ClusterState state(cluster, jobs.jobs(), jobs.symbols());
   sim::Meter meter(state, {});
-  NoPolicy none;
+  const policy::ReasonBook none;  // no reasons given
   for (uint32_t j = 0; j < 3; ++j) {
     ASSERT_TRUE(state.submit(JobId(j), Time::from_seconds(0)).is_ok());
   }

@@ -55,37 +55,23 @@ bool BoreasScheduler::try_start(Round& r, JobId job, uint32_t need, bool guarant
   return options_.preemption.enabled && try_preempt(r, job, guaranteed_pass);
 }
 
-// Kept compact: most pending jobs get this reason every round (pending_reason() makes the
+// Kept compact: most pending jobs get this reason every round (a ReasonBook makes the
 // PendingReason: the queue's name, no GPU type, nothing guaranteed).
 void BoreasScheduler::no_fit(Round& r, JobId job, uint32_t need) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
   const uint32_t ahead = q < r.waiting.size() ? r.waiting[q] : 0;
-  no_fit_reasons_[job.value()] = no_fit_reason(q, need, ahead, r.scratch.total_free(), r.largest_block);
-}
-
-// `behind-higher-priority` when jobs of its queue ranked before it wait, else `no-fit`.
-BoreasScheduler::NoFitReason BoreasScheduler::no_fit_reason(uint32_t queue, uint32_t need, uint32_t ahead,
-                                                            uint64_t free, uint32_t largest_block) {
-  NoFitReason reason;
-  reason.queue = queue;
-  reason.need = need;
-  reason.ahead = ahead;
-  if (ahead > 0) {
-    reason.kind = PendingKind::kBehindHigherPriority;
-    reason.have = free;
-  } else {
-    reason.kind = PendingKind::kNoFit;
-    reason.have = largest_block;
-    reason.ceiling = free;
-  }
-  return reason;
+  set_no_fit(job, no_fit_reason(q, need, ahead, r.scratch.total_free(), r.largest_block));
 }
 
 bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool guaranteed_pass) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
   if (guaranteed_pass || book_->owed(q, d, *covered_)) {
     r.admitted = Borrow::kNo;  // inside the guarantee: nothing borrowed
-    return book_->owed(q, d, *covered_);
+    const bool owed = book_->owed(q, d, *covered_);
+    if (!owed) {
+      materialize_quiet(job);  // refused without a reason: it keeps its last one
+    }
+    return owed;
   }
   auto quota_reason = [&](const QuotaBlock& b) {
     PendingReason reason{b.lending ? PendingKind::kLendingLimit : PendingKind::kQuotaExceeded,
@@ -115,6 +101,7 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
 }
 
 void BoreasScheduler::commit_start(Round& r, JobId job, std::vector<GpuId> gpus, const Demand& d) {
+  materialize_quiet(job);  // its last reason leaves the shared set with it
   r.generation += 1;
   JobInfo& in = jobs_[job.value()];
   const uint32_t q = static_cast<uint32_t>(in.queue);

@@ -31,24 +31,12 @@ void BoreasScheduler::init(const state::ClusterView& view) {
   }
   if (jobs_.size() < view.job_count()) {
     jobs_.resize(view.job_count());
-    reasons_.resize(view.job_count());
-    no_fit_reasons_.resize(view.job_count());
+    sent_.resize(view.job_count());
     held_demand_.resize(view.job_count());
     held_known_.resize(view.job_count(), 0);
     counted_.resize(view.job_count());
   }
   sync_held_demands(view);
-}
-
-PendingReason BoreasScheduler::pending_reason(JobId job) const {
-  if (job.value() >= reasons_.size()) {
-    return PendingReason{};
-  }
-  const NoFitReason n = quiet_lazy(job) ? quiet_reason(job, quiet_ahead(job)) : no_fit_reasons_[job.value()];
-  if (n.kind == PendingKind::kNone) {
-    return reasons_[job.value()];
-  }
-  return PendingReason{n.kind, book_->name(n.queue), "", n.need, n.have, 0, n.ceiling, n.ahead};
 }
 
 double BoreasScheduler::queue_share(std::string_view queue) const {
@@ -61,8 +49,18 @@ double BoreasScheduler::queue_share(std::string_view queue) const {
 }
 
 void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
-  reasons_[job.value()] = std::move(reason);
-  no_fit_reasons_[job.value()].kind = PendingKind::kNone;
+  sent_[job.value()] = Sent{};
+  out_.exact.push_back(std::move(reason));
+  out_.jobs.push_back(JobReason{job, NoFitReason{}});
+}
+
+// The queues first named this round, then the round's reasons.
+void BoreasScheduler::take_reasons(Plan& plan) {
+  for (; book_ && named_queues_ < book_->queue_count(); ++named_queues_) {
+    out_.queues.push_back(book_->name(named_queues_));
+  }
+  plan.reasons = std::move(out_);
+  out_ = Reasons{};
 }
 
 BoreasScheduler::JobInfo& BoreasScheduler::info(JobId job, const state::ClusterView& view) {
@@ -227,9 +225,11 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   if (round_is_quiet(r)) {
     run_quiet_round(r);
     last_held_ = held_;
+    take_reasons(r.plan);
     return std::move(r.plan);
   }
-  materialize_quiet_all();
+  end_quiet_span();
+  out_.jobs.reserve(full_round_reasons_);
   count_held_waits(r);
   rank(r);
   auto owed = [&](size_t i) {
@@ -283,6 +283,8 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
     r.plan.wake_at = r.plan.wake_at ? std::min(*r.plan.wake_at, again) : again;
   }
   last_held_ = held_;
+  full_round_reasons_ = out_.jobs.size();
+  take_reasons(r.plan);
   return std::move(r.plan);
 }
 

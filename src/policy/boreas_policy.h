@@ -6,7 +6,8 @@
 // Pass 1 starts every job that fits inside its queue's guarantee, reclaiming borrowed capacity
 // (and preempting lower classes of its own queue) when it does not fit physically. Pass 2 lends
 // what is left to the rest, within ceilings and lending limits, preempting only lower classes of
-// the same queue. Jobs that are neither started nor victims keep a structured pending reason.
+// the same queue. Jobs that are neither started nor victims get a structured pending reason, carried
+// by the plan when it changed (plan.h).
 
 #include <map>
 #include <memory>
@@ -33,7 +34,6 @@ class BoreasScheduler final : public Scheduler {
   std::string_view name() const override { return "boreas"; }
   std::string_view placement_name() const override { return placement_->name(); }
   Plan schedule(const state::ClusterView& view) override;
-  PendingReason pending_reason(JobId job) const override;
   // A queue's fair share as of the last round, as ranking uses it; 0 for a queue not seen yet.
   double queue_share(std::string_view queue) const;
   // For tests: what the scheduler keeps across rounds as of the last round (ranking groups, the
@@ -69,16 +69,6 @@ class BoreasScheduler final : public Scheduler {
     uint32_t gpus = 0;              // its gang's size, read with the rest when first seen
     uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
     uint64_t entered_round = 0;     // the round whose journal sync put it in its group
-  };
-  // The reason `no_fit` gives, kept in place of a PendingReason (no strings to write for each
-  // waiting job each round) and turned into one when asked.
-  struct NoFitReason {
-    PendingKind kind = PendingKind::kNone;  // kNone: the job's reason is in reasons_
-    uint32_t queue = 0;
-    uint32_t need = 0;
-    uint32_t ahead = 0;
-    uint64_t have = 0;
-    uint64_t ceiling = 0;
   };
   // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp): a sorted array
   // that may hold stale entries (jobs that left, told by their JobInfo) and the entries added
@@ -144,16 +134,16 @@ class BoreasScheduler final : public Scheduler {
   void drop_stale(uint32_t group, uint32_t most);
   // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is
   // owed and none may preempt its own queue starts and preempts nothing, and gives every ranked job
-  // the no-fit reason its place in its queue's order decides; it skips the passes, and the reasons
-  // are derived from the groups (left as that round ranked them) when asked.
+  // the no-fit reason its place in its queue's order decides; it skips the passes, and its plan
+  // gives the round's free GPUs and only the places (ahead counts) that changed (plan.h).
   bool round_is_quiet(Round& round);
   bool none_may_start(Round& round);
   void run_quiet_round(Round& round);
-  NoFitReason quiet_reason(JobId job, uint32_t ahead) const;
-  bool quiet_lazy(JobId job) const;
-  uint32_t quiet_ahead(JobId job) const;
+  void place_quiet(bool after_full, const std::vector<uint8_t>& changed);
+  void share_free(uint32_t free, uint32_t largest_block);
+  void place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead);
   void materialize_quiet(JobId job);
-  void materialize_quiet_all();
+  void end_quiet_span();
   bool in_group(uint32_t group, const RankKey& key) const;
   Status check_rank_groups(const state::ClusterView& view) const;
   bool try_start(Round& round, JobId job, uint32_t gpus, bool guaranteed_pass);
@@ -173,7 +163,6 @@ class BoreasScheduler final : public Scheduler {
   void mark_held(Round& round);
   void pin(const Demand& demand, int32_t sign);
   void no_fit(Round& round, JobId job, uint32_t gpus);
-  static NoFitReason no_fit_reason(uint32_t queue, uint32_t need, uint32_t ahead, uint64_t free, uint32_t largest_block);
   // A running job's demand, kept until the state's journal says the job moved (its GPUs are set
   // when it starts and kept while it runs), so a round does not look up every running GPU's node.
   const Demand& held_demand(JobId job, const state::ClusterView& view);
@@ -181,7 +170,17 @@ class BoreasScheduler final : public Scheduler {
   // A pending gang's demand before placement: its GPUs of the first allowed type the cluster has
   // (empty when none), looked up once per job.
   std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
+  // This round's reasons (plan.h), moved into its plan by take_reasons.
   void set_reason(JobId job, PendingReason reason);
+  // A no-fit reason the books already hold (sent_) is not sent again.
+  void set_no_fit(JobId job, const NoFitReason& reason) {
+    Sent& sent = sent_[job.value()];
+    if (!(sent.no_fit == reason) || sent.span != 0) {
+      sent = Sent{reason, 0, 0};
+      out_.jobs.push_back(JobReason{job, reason});
+    }
+  }
+  void take_reasons(Plan& plan);
   // A ranked job's queue and guessed demand (`guessed` false when no type of the cluster is
   // allowed), read once when ranked so the round's passes walk one array.
   struct RankedGang {
@@ -209,14 +208,27 @@ class BoreasScheduler final : public Scheduler {
   std::unique_ptr<QuotaBook> covered_;  // usage of the jobs a guarantee covers (not borrowed): ≤ guarantees
   std::unique_ptr<FairShare> fair_;
   std::vector<JobInfo> jobs_;
-  std::vector<PendingReason> reasons_;
-  std::vector<NoFitReason> no_fit_reasons_;  // where set, it overrides reasons_
+  Reasons out_;                   // this round's reasons so far
+  size_t full_round_reasons_ = 0;  // the last full round's count, reserved by the next
+  uint32_t named_queues_ = 0;     // queue indexes the plans named so far
   uint64_t round_ = 0;
   bool shortcuts_ = true;
   uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
   uint64_t quiet_count_ = 0;   // quiet rounds run
-  uint64_t quiet_free_ = 0;    // its free GPUs and largest free block
-  uint32_t quiet_block_ = 0;
+  // What the plans told the drivers' books (plan.h): the shared set's free GPUs and largest free
+  // block, each job's entry (sent_), and per group the jobs of higher classes of its queue.
+  uint32_t shared_free_ = 0;
+  uint32_t shared_block_ = 0;
+  // What a job's entry in the books is: `no_fit` (kind kNone: something else), or its place in the
+  // shared set while `span` is span_ (its ahead count there).
+  struct Sent {
+    NoFitReason no_fit;
+    uint32_t span = 0;
+    uint32_t ahead = 0;
+  };
+  std::vector<Sent> sent_;  // by job
+  uint32_t span_ = 0;
+  std::vector<uint32_t> placed_higher_;
   std::vector<JobId> idle_held_;  // jobs mark_held set held_at for (count_idle_wait clears it)
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   // What each job adds to the kept usage (boreas_usage.cpp).

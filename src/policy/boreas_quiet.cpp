@@ -4,8 +4,9 @@
 // running in its queue, the passes start and preempt nothing, and each ranked job gets the no-fit
 // reason of its place in its queue's order (`behind-higher-priority` with the jobs of its queue
 // ranked before it, or `no-fit` for the first). A quiet round skips the passes and leaves the groups
-// as it ranked them; a job's reason is derived from them when asked, and written down when the job
-// leaves its group or before a round that runs the passes.
+// as it ranked them; its plan carries the round's free GPUs and only the places that changed (plan.h:
+// consecutive quiet rounds form a span), and a job that leaves its group during a span gets its
+// reason written out in full.
 #include <algorithm>
 
 #include "policy/boreas_policy.h"
@@ -57,69 +58,83 @@ bool BoreasScheduler::none_may_start(Round& r) {
 }
 
 // What the passes would leave: the groups ranked (each in its order) and every ranked job's reason
-// (derived when asked).
+// (in the plan, as the places that changed and the round's free GPUs).
 void BoreasScheduler::run_quiet_round(Round& r) {
+  const bool after_full = quiet_round_ == 0;  // the groups were ranked (and counted) otherwise since
+  std::vector<uint8_t> changed(groups_.size(), 0);
   for (uint32_t g = 0; g < groups_.size(); ++g) {
+    changed[g] = !groups_[g].added.empty() || groups_[g].left != 0 ? 1 : 0;
     tidy_group(g);
   }
   quiet_round_ = round_;
   quiet_count_ += 1;
-  quiet_free_ = r.scratch.total_free();
-  quiet_block_ = r.largest_block;
+  share_free(r.scratch.total_free(), r.largest_block);
+  place_quiet(after_full, changed);
 }
 
-BoreasScheduler::NoFitReason BoreasScheduler::quiet_reason(JobId job, uint32_t ahead) const {
-  const JobInfo& in = jobs_[job.value()];
-  return no_fit_reason(static_cast<uint32_t>(in.queue), in.gpus, ahead, quiet_free_, quiet_block_);
-}
-
-// Ranked in the last round, which was quiet, and in its group since.
-bool BoreasScheduler::quiet_lazy(JobId job) const {
-  if (quiet_round_ == 0 || job.value() >= jobs_.size()) {
-    return false;
+// Every ranked job joins the shared set (plan.h). The places the book does not hold: after a full
+// round any job's may differ, else only those of the groups whose jobs changed or whose queue's
+// higher classes did. A job's ahead count is the jobs of its queue in higher classes, then those
+// before it in its group.
+void BoreasScheduler::place_quiet(bool after_full, const std::vector<uint8_t>& changed) {
+  if (!after_full && std::find(changed.begin(), changed.end(), 1) == changed.end()) {
+    return;  // no group moved: every place stands
   }
-  const JobInfo& in = jobs_[job.value()];
-  return in.group >= 0 && in.entered_round <= quiet_round_;
-}
-
-// Jobs of its queue ranked before it in the quiet round: those of higher classes, then those
-// before it in its group (the groups' arrays are still as that round ranked them).
-uint32_t BoreasScheduler::quiet_ahead(JobId job) const {
-  const JobInfo& in = jobs_[job.value()];
-  const RankGroup& mine = groups_[static_cast<size_t>(in.group)];
-  const RankKey key{in.group_attained, job.value()};
-  size_t ahead = static_cast<size_t>(std::lower_bound(mine.jobs.begin(), mine.jobs.end(), key) - mine.jobs.begin());
-  for (const RankGroup& g : groups_) {
-    ahead += g.queue == mine.queue && g.class_value > mine.class_value ? g.jobs.size() : 0;
-  }
-  return static_cast<uint32_t>(ahead);
-}
-
-void BoreasScheduler::materialize_quiet(JobId job) {
-  if (quiet_lazy(job)) {
-    no_fit_reasons_[job.value()] = quiet_reason(job, quiet_ahead(job));
-  }
-}
-
-// Before a round that runs the passes: every job still lazy gets its reason written down.
-void BoreasScheduler::materialize_quiet_all() {
-  if (quiet_round_ == 0) {
-    return;
-  }
+  placed_higher_.resize(groups_.size(), 0);
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const RankGroup& mine = groups_[g];
-    size_t ahead = 0;
+    uint32_t higher = 0;
     for (const RankGroup& h : groups_) {
-      ahead += h.queue == mine.queue && h.class_value > mine.class_value ? h.jobs.size() : 0;
+      higher += h.queue == mine.queue && h.class_value > mine.class_value ? static_cast<uint32_t>(h.jobs.size()) : 0;
     }
+    if (!after_full && !changed[g] && placed_higher_[g] == higher) {
+      continue;
+    }
+    placed_higher_[g] = higher;
+    uint32_t ahead = higher;
     for (const RankKey& key : mine.jobs) {
-      const JobInfo& in = jobs_[key.second];
-      if (in_group(g, key) && in.entered_round <= quiet_round_) {
-        no_fit_reasons_[key.second] = quiet_reason(JobId(key.second), static_cast<uint32_t>(ahead));
-      }
+      const uint32_t j = key.second;
+      place_shared(JobId(j), mine.queue, jobs_[j].gpus, ahead);
       ahead += 1;
     }
   }
+}
+
+// The shared set's free GPUs from now on (its members' reasons follow them).
+void BoreasScheduler::share_free(uint32_t free, uint32_t largest_block) {
+  if (!out_.shared) {
+    out_.shared.emplace();
+    out_.shared->new_span = span_ == 0;
+    span_ = std::max<uint32_t>(span_, 1);
+  }
+  out_.shared->free = free;
+  out_.shared->largest_block = largest_block;
+  shared_free_ = free;
+  shared_block_ = largest_block;
+}
+
+// In the shared set with this place (share_free gave the round's free GPUs).
+void BoreasScheduler::place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead) {
+  const uint32_t j = job.value();
+  Sent& sent = sent_[j];
+  if (sent.span != span_ || sent.ahead != ahead) {
+    sent = Sent{NoFitReason{}, span_, ahead};  // the book holds its place now
+    out_.shared->placed.push_back(SharedPlace{job, queue, need, ahead});
+  }
+}
+
+// A job of the shared set that leaves it without another reason (it starts, leaves its queue's
+// order, or a pass tried it and wrote nothing): its reason with the free GPUs it last waited with.
+void BoreasScheduler::materialize_quiet(JobId job) {
+  if (span_ != 0 && sent_[job.value()].span == span_) {
+    const JobInfo& in = jobs_[job.value()];
+    set_no_fit(job, no_fit_reason(static_cast<uint32_t>(in.queue), in.gpus, sent_[job.value()].ahead,
+                                  shared_free_, shared_block_));
+  }
+}
+
+// Before a round that runs the passes: the next quiet round checks every place again.
+void BoreasScheduler::end_quiet_span() {
   quiet_round_ = 0;
 }
 
@@ -184,12 +199,14 @@ bool BoreasScheduler::rest_cannot_start(Round& r) {
   return none_may_start(r);
 }
 
+// The jobs not reached join the shared set (plan.h) with this round's free GPUs.
 void BoreasScheduler::write_tail(Round& r, size_t walked) {
+  share_free(r.scratch.total_free(), r.largest_block);
   for (size_t k = walked; k < r.ranked.size(); ++k) {  // ranked, not reached
     const RankedGang& gang = r.gangs[k];
     if (!gang.started) {
-      no_fit(r, r.ranked[k], gang.gpus);
       r.waiting.resize(std::max<size_t>(r.waiting.size(), gang.queue + 1), 0);
+      place_shared(r.ranked[k], gang.queue, gang.gpus, r.waiting[gang.queue]);
       r.waiting[gang.queue] += 1;
     }
   }
@@ -198,7 +215,6 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
   for (const Start& st : r.plan.starts) {
     started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
   }
-  const uint64_t free = r.scratch.total_free();
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const RankGroup& mine = groups_[g];
     if (r.emitted[g] >= mine.jobs.size()) {
@@ -211,7 +227,7 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
     ahead -= started[mine.queue];
     for (size_t p = r.emitted[g]; p < mine.jobs.size(); ++p) {
       const uint32_t id = mine.jobs[p].second;
-      no_fit_reasons_[id] = no_fit_reason(mine.queue, jobs_[id].gpus, static_cast<uint32_t>(ahead + p), free, r.largest_block);
+      place_shared(JobId(id), mine.queue, jobs_[id].gpus, static_cast<uint32_t>(ahead + p));
     }
   }
 }

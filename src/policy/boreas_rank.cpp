@@ -95,7 +95,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   const state::ClusterState& state = view.state();
   const auto journal = state.journal();
   if (!groups_synced_) {
-    materialize_quiet_all();
+    end_quiet_span();
     for (RankGroup& g : groups_) {
       for (const auto* keys : {&g.jobs, &g.added}) {
         for (const auto& [attained, id] : *keys) {

@@ -4,6 +4,10 @@
 
 namespace boreas::policy {
 
+PendingReason expand(const NoFitReason& r, const std::string& queue) {
+  return PendingReason{r.kind, queue, "", r.need, r.have, 0, r.ceiling, r.ahead};
+}
+
 std::string_view to_string(PendingKind kind) {
   switch (kind) {
     case PendingKind::kNone:

@@ -1,7 +1,7 @@
 #pragma once
 // Structured answers to "why is my job pending?" (docs/multitenancy.md, "Explanations"). A
-// scheduler records one per pending job per round; drivers print them in jobs.csv and
-// `boreas sim --explain`.
+// scheduler gives them in its plans (policy/plan.h); drivers keep each job's latest in a ReasonBook
+// (policy/reason_book.h) and print them in jobs.csv, `boreas sim --explain` and the daemon's API.
 
 #include <cstdint>
 #include <string>
@@ -32,6 +32,30 @@ struct PendingReason {
   uint64_t ceiling = 0;  // guarantee + borrow limit (quota), or most GPUs ever possible
   uint32_t ahead = 0;    // higher-ranked pending jobs of the same queue
 };
+
+// The reasons most waiting jobs get every round (`no-fit`, `behind-higher-priority`), kept compact
+// (24 bytes: plans carry and books hold many): no strings, the queue by the index the plans name it
+// with (Reasons::queues), GPU counts in 32 bits as the round's free counts are.
+struct NoFitReason {
+  PendingKind kind = PendingKind::kNone;  // kNoFit or kBehindHigherPriority
+  uint32_t queue = 0;
+  uint32_t need = 0;
+  uint32_t ahead = 0;
+  uint32_t have = 0;
+  uint32_t ceiling = 0;
+  bool operator==(const NoFitReason&) const = default;
+};
+
+// `behind-higher-priority` when `ahead` jobs of its queue ranked before it wait, else `no-fit`.
+inline NoFitReason no_fit_reason(uint32_t queue, uint32_t need, uint32_t ahead, uint32_t free,
+                                 uint32_t largest_block) {
+  if (ahead > 0) {
+    return NoFitReason{PendingKind::kBehindHigherPriority, queue, need, ahead, free, 0};
+  }
+  return NoFitReason{PendingKind::kNoFit, queue, need, ahead, largest_block, free};
+}
+// The full reason, with the queue's name.
+PendingReason expand(const NoFitReason& reason, const std::string& queue);
 
 std::string_view to_string(PendingKind kind);
 // One line, e.g. "quota-exceeded: queue a, V100 need 12 have 8 guaranteed 8 ceiling 8".

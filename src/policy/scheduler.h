@@ -1,11 +1,11 @@
 #pragma once
 // The one interface every policy implements. A scheduler reads a ClusterView and returns a Plan;
 // it reads no clock, file or socket. It may keep its own state between rounds (e.g. attained
-// service levels); a driver calls it on arrivals, completions and requested wake-ups.
+// service levels); a driver calls it on arrivals, completions and requested wake-ups. Why jobs wait
+// comes with the plans (plan.h), never asked for afterwards.
 
 #include <string_view>
 
-#include "policy/explain.h"
 #include "policy/plan.h"
 #include "state/cluster_view.h"
 
@@ -17,8 +17,6 @@ class Scheduler {
   virtual std::string_view name() const = 0;
   virtual std::string_view placement_name() const = 0;
   virtual Plan schedule(const state::ClusterView& view) = 0;
-  // Why the job last waited (its latest round pending); kNone when the policy does not say.
-  virtual PendingReason pending_reason(JobId) const { return {}; }
 };
 
 // The admission part: may a job be considered now at all (quotas, limits — issue 6)?

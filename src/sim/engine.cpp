@@ -254,6 +254,7 @@ Status Engine::on_rack_check(RackCheckEvent e, Time t) {
 Status Engine::schedule(Time t) {
   ++result_.rounds;
   const policy::Plan plan = scheduler_.schedule(state::ClusterView(state_, t));
+  reasons_.apply(plan.reasons);
   for (JobId j : plan.preemptions) {
     BOREAS_RETURN_IF_ERROR(apply_preemption(j, t).with_context(
         "scheduler '" + std::string(scheduler_.name()) + "' preempted badly: "));
@@ -288,7 +289,7 @@ void Engine::sample_until(Time t) {
 
 // The meter sees every change; the observer only the instant's last (after_last).
 void Engine::notify(Time t, bool after_last) {
-  meter_.observe(t, physics_ ? physics_->facility_power_w() : 0.0, scheduler_);
+  meter_.observe(t, physics_ ? physics_->facility_power_w() : 0.0, reasons_);
   if (observer_ && after_last) {
     observer_(state_, t);
   }
@@ -348,7 +349,7 @@ SimResult Engine::finish_result() {
     state::JobRecord r = state_.record(j.id);
     r.gpus.clear();
     r.gpus.shrink_to_fit();
-    std::string reason = policy::describe(scheduler_.pending_reason(j.id));
+    std::string reason = policy::describe(reasons_.reason(j.id));
     if (!reason.empty()) {
       result_.pending_reasons.resize(jobs_.size());
       result_.pending_reasons[j.id.value()] = std::move(reason);

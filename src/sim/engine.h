@@ -20,6 +20,7 @@
 #include "core/job.h"
 #include "core/status.h"
 #include "policy/placement.h"
+#include "policy/reason_book.h"
 #include "policy/scheduler.h"
 #include "sim/events.h"
 #include "sim/faults.h"
@@ -62,7 +63,7 @@ struct Sample {
 struct SimResult {
   std::vector<state::JobRecord> jobs;  // final records, by JobId (GPU lists dropped)
   std::vector<NeverStarted> never_started;
-  std::vector<std::string> pending_reasons;  // the policy's last reason each job waited; may be empty
+  std::vector<std::string> pending_reasons;  // the policy's last reason each job waited (the engine's book); may be empty
   std::vector<RunRecord> runs;
   std::vector<Sample> samples;
   Time first_submit;
@@ -144,6 +145,7 @@ class Engine {
   std::unique_ptr<Faults> faults_;    // failures and reclaims; null without physics
   std::vector<JobId> changed_;        // scratch: jobs whose rate may have changed
   Meter meter_;                       // the summary's time integrals, kept at every notify
+  policy::ReasonBook reasons_;        // each job's latest pending reason, from every plan
   RecoveryClock recovery_;            // per failure or reclaim: time until its progress is regained
 };
 

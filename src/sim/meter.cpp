@@ -245,8 +245,8 @@ void Meter::sync_rates() {
   }
 }
 
-bool Meter::held_by_quota(JobId job, const policy::Scheduler& scheduler) const {
-  const policy::PendingKind kind = scheduler.pending_reason(job).kind;
+bool Meter::held_by_quota(JobId job, const policy::ReasonBook& reasons) const {
+  const policy::PendingKind kind = reasons.kind(job);
   return kind == policy::PendingKind::kQuotaExceeded || kind == policy::PendingKind::kNeverFits;
 }
 
@@ -267,7 +267,7 @@ void Meter::bucket_demand(const std::vector<uint64_t>& free_by_type) {
 
 // The same demand without the gangs held by their own quota: the pending jobs in arrival order,
 // until each class has as much as can matter (its free GPUs, or all its fitting gangs).
-void Meter::unheld_demand(const policy::Scheduler& scheduler) {
+void Meter::unheld_demand(const policy::ReasonBook& reasons) {
   target_.resize(class_demand_.size());
   size_t open = 0;
   for (size_t c = 0; c < class_demand_.size(); ++c) {
@@ -278,7 +278,7 @@ void Meter::unheld_demand(const policy::Scheduler& scheduler) {
   for (auto it = state_.pending().begin(); it != state_.pending().end() && open > 0; ++it) {
     const uint32_t c = job_class_[it->value()];
     const uint32_t gpus = state_.spec(*it).gpus;
-    if (class_demand_[c] < target_[c] && gpus <= class_free_[c] && !held_by_quota(*it, scheduler)) {
+    if (class_demand_[c] < target_[c] && gpus <= class_free_[c] && !held_by_quota(*it, reasons)) {
       class_demand_[c] += gpus;
       open -= class_demand_[c] >= target_[c] ? 1 : 0;
     }
@@ -307,7 +307,7 @@ double Meter::matched_idle(const std::vector<uint64_t>& free_by_type) {
   return static_cast<double>(std::min(usable_free, matched));
 }
 
-double Meter::idle_while_waiting(const policy::Scheduler& scheduler) {
+double Meter::idle_while_waiting(const policy::ReasonBook& reasons) {
   if (state_.pending().empty() || state_.free_gpus() == 0) {
     return 0;
   }
@@ -323,7 +323,7 @@ double Meter::idle_while_waiting(const policy::Scheduler& scheduler) {
   if (bound == 0 || !options_.quota_holds) {
     return bound;
   }
-  unheld_demand(scheduler);  // only at moments when some waiting gang would fit
+  unheld_demand(reasons);  // only at moments when some waiting gang would fit
   return matched_idle(free_scratch_);
 }
 
@@ -362,7 +362,7 @@ void Meter::fill_shares(uint64_t capacity) {
   water_fill(claims_, static_cast<double>(capacity), fill_scratch_);
 }
 
-void Meter::observe(Time t, double facility_w, const policy::Scheduler& scheduler) {
+void Meter::observe(Time t, double facility_w, const policy::ReasonBook& reasons) {
   integrate(t);
   const bool jobs_moved = sync_jobs();
   sync_rates();
@@ -374,7 +374,7 @@ void Meter::observe(Time t, double facility_w, const policy::Scheduler& schedule
   const bool capacity_moved = state_.down_gpus() != down_;
   if (jobs_moved || capacity_moved || options_.quota_holds) {
     down_ = state_.down_gpus();
-    idle_ = idle_while_waiting(scheduler);
+    idle_ = idle_while_waiting(reasons);
   }
   if (jobs_moved || capacity_moved) {
     share_out();

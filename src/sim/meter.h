@@ -19,7 +19,7 @@
 #include "core/status.h"
 #include "core/time.h"
 #include "policy/placement.h"
-#include "policy/scheduler.h"
+#include "policy/reason_book.h"
 #include "state/cluster_state.h"
 
 namespace boreas::sim {
@@ -29,7 +29,8 @@ struct MeterOptions {
   std::optional<Duration> window_start, window_end;
   // Fair-share weight per queue name (the queue tree's guarantees); empty = every queue equal.
   std::map<std::string, double> queue_weights;
-  // Ask the policy whether a waiting job is held by its own queue's ceiling (runs with a queue tree).
+  // Read from the pending reasons whether a waiting job is held by its own queue's ceiling (runs
+  // with a queue tree).
   bool quota_holds = false;
 };
 
@@ -71,8 +72,8 @@ class Meter {
   // The run's first and last submission: fixes the window; an error when it ends before it starts.
   Status start(Time first_submit, Time last_submit);
   // After every change at t. `facility_w`: facility power from now on (0 without power physics);
-  // `scheduler` answers pending_reason when quota_holds is set.
-  void observe(Time t, double facility_w, const policy::Scheduler& scheduler);
+  // `reasons`: the jobs' latest pending reasons (read when quota_holds is set).
+  void observe(Time t, double facility_w, const policy::ReasonBook& reasons);
   // The totals, with the window integrals carried on (state unchanged) to the window's end.
   MeterTotals finish(Time run_end);
 
@@ -89,11 +90,11 @@ class Meter {
   void sync_job(JobId job);
   void sync_rates();
   uint32_t class_of(const JobSpec& spec);
-  double idle_while_waiting(const policy::Scheduler& scheduler);
+  double idle_while_waiting(const policy::ReasonBook& reasons);
   void bucket_demand(const std::vector<uint64_t>& free_by_type);
-  void unheld_demand(const policy::Scheduler& scheduler);
+  void unheld_demand(const policy::ReasonBook& reasons);
   double matched_idle(const std::vector<uint64_t>& free_by_type);
-  bool held_by_quota(JobId job, const policy::Scheduler& scheduler) const;
+  bool held_by_quota(JobId job, const policy::ReasonBook& reasons) const;
   void share_out();
   void fill_shares(uint64_t capacity);
 

@@ -7,6 +7,7 @@
 
 #include "policy/explain.h"
 #include "policy/plan.h"
+#include "policy/reason_book.h"
 #include "policy/scheduler.h"
 #include "state/cluster_state.h"
 
@@ -38,16 +39,19 @@ inline std::string plan_text(const policy::Plan& plan) {
   return out + "; wake " + (plan.wake_at ? std::to_string(plan.wake_at->us()) : "-");
 }
 
-// Two schedulers' plans of one round and then every job's pending reason: the first difference, or
-// "" when they agree.
-inline std::string round_difference(const policy::Plan& a, const policy::Plan& b, const policy::Scheduler& sa,
-                                    const policy::Scheduler& sb, uint32_t jobs) {
+// Two schedulers' plans of one round and then every job's pending reason, each plan's reasons
+// applied to its scheduler's book (as a driver keeps them): the first difference, or "" when they
+// agree.
+inline std::string round_difference(const policy::Plan& a, const policy::Plan& b, policy::ReasonBook& ba,
+                                    policy::ReasonBook& bb, uint32_t jobs) {
+  ba.apply(a.reasons);
+  bb.apply(b.reasons);
   if (plan_text(a) != plan_text(b)) {
     return "plans differ: " + plan_text(a) + " | " + plan_text(b);
   }
   for (uint32_t j = 0; j < jobs; ++j) {
-    const std::string ra = policy::describe(sa.pending_reason(JobId(j)));
-    const std::string rb = policy::describe(sb.pending_reason(JobId(j)));
+    const std::string ra = policy::describe(ba.reason(JobId(j)));
+    const std::string rb = policy::describe(bb.reason(JobId(j)));
     if (ra != rb) {
       return "job " + std::to_string(j) + ": " + ra + " | " + rb;
     }

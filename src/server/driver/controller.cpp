@@ -152,6 +152,7 @@ void Controller::reconfigure(std::optional<QueueTree> queues, std::shared_ptr<po
   call<bool>([&] {
     config_.queues = std::move(queues);
     config_.scheduler = std::move(scheduler);
+    reasons_.clear();  // the old policy's reasons: the new one gives its own
     dirty_ = true;
     return true;
   });

@@ -25,6 +25,7 @@
 #include "server/jobs/live_job.h"
 #include "server/telemetry/metrics.h"
 #include "server/store/store.h"
+#include "policy/reason_book.h"
 #include "policy/scheduler.h"
 #include "state/cluster_state.h"
 
@@ -223,6 +224,7 @@ class Controller {
   Store& store_;
   Executor& executor_;
   std::map<uint32_t, LiveJob> jobs_;  // by id: jobs not ended, and ended ones until their row is durable
+  policy::ReasonBook reasons_;        // by slot: the policy's latest reason for each job, from every plan
   std::string reason_scratch_;        // explain_pending's buffer, reused every round
   struct ReasonMemo {
     uint32_t gpus = 0;

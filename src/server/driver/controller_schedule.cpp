@@ -76,7 +76,7 @@ const std::string& Controller::why_text(const LiveJob& job, const std::vector<ui
 // started but the daemon could not place keeps the daemon's view: the policy's reason is older.
 // The job's strings are assigned only when they change (their buffers are kept).
 void Controller::explain_pending(LiveJob& job, JobId slot, bool planned, const std::vector<uint32_t>& most_free) {
-  const policy::PendingReason r = planned ? policy::PendingReason{} : config_.scheduler->pending_reason(slot);
+  const policy::PendingReason r = planned ? policy::PendingReason{} : reasons_.reason(slot);
   const std::string_view kind = policy::to_string(r.kind);
   if (job.reason_kind != kind) {
     job.reason_kind.assign(kind);
@@ -198,6 +198,7 @@ void Controller::schedule() {
 bool Controller::plan_round(Time now) {
   bring_back_set_aside();
   const policy::Plan plan = config_.scheduler->schedule(state::ClusterView(*state_, now));
+  reasons_.apply(plan.reasons);
   wake_ = plan.wake_at;
   if (!plan.starts.empty() || !plan.preemptions.empty()) {  // rounds that decide nothing stay quiet
     nlohmann::json starts = nlohmann::json::array();

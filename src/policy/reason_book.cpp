@@ -1,0 +1,86 @@
+#include "policy/reason_book.h"
+
+namespace boreas::policy {
+
+void ReasonBook::apply(const Reasons& r) {
+  queues_.insert(queues_.end(), r.queues.begin(), r.queues.end());
+  size_t next_exact = 0;
+  for (const JobReason& jr : r.jobs) {
+    Entry& e = entry(jr.job);
+    if (jr.no_fit.kind != PendingKind::kNone) {
+      e.form = Form::kNoFit;
+      e.no_fit = jr.no_fit;
+      continue;
+    }
+    if (jr.job.value() >= exact_.size()) {
+      exact_.resize(jr.job.value() + 1);
+    }
+    e.form = Form::kExact;
+    exact_[jr.job.value()] = r.exact[next_exact++];
+  }
+  if (!r.shared) {
+    return;
+  }
+  const Span now{r.shared->free, r.shared->largest_block};
+  if (r.shared->new_span || spans_.empty()) {
+    spans_.push_back(now);
+  } else {
+    spans_.back() = now;
+  }
+  const auto span = static_cast<uint32_t>(spans_.size() - 1);
+  for (const SharedPlace& p : r.shared->placed) {
+    Entry& e = entry(p.job);
+    e.form = Form::kShared;
+    e.span = span;
+    e.no_fit.queue = p.queue;
+    e.no_fit.need = p.need;
+    e.no_fit.ahead = p.ahead;
+  }
+}
+
+NoFitReason ReasonBook::resolve(const Entry& e) const {
+  if (e.form != Form::kShared) {
+    return e.no_fit;
+  }
+  const Span& s = spans_[e.span];
+  return no_fit_reason(e.no_fit.queue, e.no_fit.need, e.no_fit.ahead, s.free, s.largest_block);
+}
+
+PendingReason ReasonBook::reason(JobId job) const {
+  if (job.value() >= entries_.size()) {
+    return {};
+  }
+  const Entry& e = entries_[job.value()];
+  switch (e.form) {
+    case Form::kNone:
+      return {};
+    case Form::kExact:
+      return exact_[job.value()];
+    default:
+      return expand(resolve(e), queues_[e.no_fit.queue]);
+  }
+}
+
+PendingKind ReasonBook::kind(JobId job) const {
+  if (job.value() >= entries_.size()) {
+    return PendingKind::kNone;
+  }
+  const Entry& e = entries_[job.value()];
+  switch (e.form) {
+    case Form::kNone:
+      return PendingKind::kNone;
+    case Form::kExact:
+      return exact_[job.value()].kind;
+    default:
+      return resolve(e).kind;
+  }
+}
+
+void ReasonBook::clear() {
+  entries_.clear();
+  exact_.clear();
+  queues_.clear();
+  spans_.clear();
+}
+
+}  // namespace boreas::policy

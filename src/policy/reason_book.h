@@ -1,0 +1,52 @@
+#pragma once
+// Each job's latest pending reason, as a driver learns them from the plans it applies (plan.h says
+// how a plan carries them). The simulator's engine keeps one, the daemon's controller another;
+// jobs.csv, the meter and the API read it. Reading a reason costs O(1): a job of the shared set is
+// resolved from its place and the set's latest free GPUs.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "policy/explain.h"
+#include "policy/plan.h"
+
+namespace boreas::policy {
+
+class ReasonBook {
+ public:
+  // Every plan, in order (a plan whose reasons were skipped leaves the book behind the policy).
+  void apply(const Reasons& reasons);
+  // kNone where the policy never gave the job a reason.
+  PendingReason reason(JobId job) const;
+  PendingKind kind(JobId job) const;
+  // For a new policy (its queue indexes and spans are its own).
+  void clear();
+
+ private:
+  enum class Form : uint8_t { kNone, kExact, kNoFit, kShared };
+  struct Entry {
+    Form form = Form::kNone;
+    uint32_t span = 0;   // kShared: its index in spans_
+    NoFitReason no_fit;  // kNoFit; kShared: queue, need and ahead
+  };
+  struct Span {
+    uint32_t free = 0;
+    uint32_t largest_block = 0;
+  };
+  Entry& entry(JobId job) {
+    if (job.value() >= entries_.size()) {
+      entries_.resize(job.value() + 1);
+    }
+    return entries_[job.value()];
+  }
+  NoFitReason resolve(const Entry& e) const;
+
+  std::vector<Entry> entries_;        // by job
+  std::vector<PendingReason> exact_;  // by job, where its entry is kExact
+  std::vector<std::string> queues_;
+  std::vector<Span> spans_;
+};
+
+}  // namespace boreas::policy
