@@ -263,7 +263,9 @@ std::optional<JobExit> SlurmExecutor::check(JobId job, Tracked& t, const slurm::
   }
   if (t.intent == Intent::kNone && now >= t.limit_at) {
     t.intent = Intent::kTimeLimit;
-    (void)client_.cancel(t.slurm_id);
+  }
+  if (t.intent == Intent::kTimeLimit && !t.stop_sent) {  // a failed scancel is tried again next poll
+    t.stop_sent = client_.cancel(t.slurm_id).is_ok();
   }
   if (t.intent == Intent::kPreempt && t.deadline == Time::never()) {
     t.deadline = now + options_.grace;

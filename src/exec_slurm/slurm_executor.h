@@ -59,7 +59,7 @@ class SlurmExecutor final : public server::Executor {
                                     // --time counts whole minutes and serves as a backstop)
     Intent intent = Intent::kNone;
     Time deadline = Time::never();  // preemption: when the grace ends and the job is cancelled
-    bool stop_sent = false;
+    bool stop_sent = false;         // the cancel that ends a preempted or timed-out job went through
   };
 
   std::optional<server::JobExit> check(JobId job, Tracked& t, const slurm::SlurmJob* sj, Time now);
