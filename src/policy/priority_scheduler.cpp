@@ -119,12 +119,10 @@ void PriorityScheduler::sync_job(JobId job, const state::ClusterView& view) {
   }
 }
 
-// Reads the spec facts of jobs added since the last round (the job table only grows).
+// Notes whether any job added since the last round is not preemptible (the job table only grows).
 void PriorityScheduler::learn_jobs(const state::ClusterView& view) {
-  for (size_t j = facts_.size(); j < view.job_count(); ++j) {
-    const JobSpec& spec = view.spec(JobId(static_cast<uint32_t>(j)));
-    facts_.push_back(Facts{spec.gpus, spec.preemptible});
-    some_unpreemptible_ = some_unpreemptible_ || !spec.preemptible;
+  for (; learned_ < view.job_count(); ++learned_) {
+    some_unpreemptible_ = some_unpreemptible_ || !view.spec(JobId(static_cast<uint32_t>(learned_))).preemptible;
   }
 }
 
@@ -155,20 +153,19 @@ const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(
 
 // A running job no plan may preempt: not preemptible, or at the preemption cap.
 bool PriorityScheduler::kept_running(JobId job, const state::ClusterView& view) const {
-  return !facts_[job.value()].preemptible ||
-         (max_preemptions_ > 0 && view.record(job).preemptions >= max_preemptions_);
+  return !view.spec(job).preemptible || (max_preemptions_ > 0 && view.record(job).preemptions >= max_preemptions_);
 }
 
 // Grants `job` if its gang fits in the budget left by higher-ranked jobs; a running job that does
 // not fit is preempted.
 void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view,
                                  Plan& plan) {
+  const JobSpec& spec = view.spec(job);
   if (running && kept_running(job, view)) {
     return;  // its GPUs were taken out of the budget up front
   }
-  const uint32_t gpus = facts_[job.value()].gpus;
-  if (gpus <= budget) {
-    budget -= gpus;
+  if (spec.gpus <= budget) {
+    budget -= spec.gpus;
     if (!running) {
       grant_.push_back(job);
     }
@@ -184,7 +181,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, const std::vector
   uint64_t budget = view.total_gpus() - view.down_gpus();  // nodes out of service host nothing
   if (some_unpreemptible_ || max_preemptions_ > 0) {  // else no running job is kept
     for (JobId j : view.running()) {
-      budget -= kept_running(j, view) ? facts_[j.value()].gpus : 0;
+      budget -= kept_running(j, view) ? view.spec(j).gpus : 0;
     }
   }
   const uint64_t min_gpus = std::max<uint64_t>(1, pending_.min_gpus());
@@ -256,28 +253,13 @@ namespace {
 class SrtfOrder final : public PriorityOrder {
  public:
   explicit SrtfOrder(bool by_gpu) : by_gpu_(by_gpu) {}
-  // The durations and gangs of jobs added since the last round, kept densely by job (a key is read
-  // for every running job in every full round).
-  void prepare(const state::ClusterView& view, bool /*pending_only*/) override {
-    for (size_t j = sizes_.size(); j < view.job_count(); ++j) {
-      const JobSpec& spec = view.spec(JobId(static_cast<uint32_t>(j)));
-      sizes_.push_back(Size{spec.duration.us(), spec.gpus});
-    }
-  }
-  // The remaining time as ClusterView::remaining computes it: duration + extra work − work done.
   SortKey key(JobId job, const state::ClusterView& view) override {
-    const Size& size = sizes_[job.value()];
-    const int64_t left = size.duration_us + view.record(job).extra_work.us() - view.work_done(job).us();
-    return SortKey{static_cast<double>(by_gpu_ ? left * size.gpus : left), 0, 0};
+    const int64_t left = view.remaining(job).us();
+    return SortKey{static_cast<double>(by_gpu_ ? left * view.spec(job).gpus : left), 0, 0};
   }
 
  private:
-  struct Size {
-    int64_t duration_us;
-    uint32_t gpus;
-  };
   bool by_gpu_;
-  std::vector<Size> sizes_;  // by job
 };
 
 }  // namespace

@@ -161,14 +161,8 @@ class PriorityScheduler final : public Scheduler {
   uint64_t epoch_ = 0;
   RunningOrder running_;  // re-ranked every full round: running keys move with service
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
-  // By job, from its spec (fixed once added): the walk reads these for every running job in every
-  // full round, and a dense array stays in cache where the specs do not.
-  struct Facts {
-    uint32_t gpus = 0;
-    bool preemptible = true;
-  };
-  std::vector<Facts> facts_;
-  bool some_unpreemptible_ = false;  // some job added so far is not preemptible
+  size_t learned_ = 0;               // jobs learn_jobs has read
+  bool some_unpreemptible_ = false;  // some job read so far is not preemptible
 };
 
 // Oracle orders (they read true remaining work): lower bounds, not deployable policies.
