@@ -65,9 +65,9 @@ void BoreasScheduler::no_fit(Round& r, JobId job, uint32_t need) {
 
 bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool guaranteed_pass) {
   const uint32_t q = static_cast<uint32_t>(jobs_[job.value()].queue);
-  if (guaranteed_pass || book_->owed(q, d, *covered_)) {
+  const bool owed = book_->owed(q, d, *covered_);
+  if (guaranteed_pass || owed) {
     r.admitted = Borrow::kNo;  // inside the guarantee: nothing borrowed
-    const bool owed = book_->owed(q, d, *covered_);
     if (!owed) {
       materialize_quiet(job);  // refused without a reason: it keeps its last one
     }
