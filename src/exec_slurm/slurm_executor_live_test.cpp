@@ -82,9 +82,8 @@ class SlurmExecutorLive : public ::testing::Test {
     return j;
   }
 
-  // Up to 45 s: under load (CI runs tests two at a time) slurmd may take long to end a job.
   std::optional<JobExit> wait_exit(JobId job) {
-    for (int i = 0; i < 900; ++i) {
+    for (int i = 0; i < 300; ++i) {
       for (const JobExit& e : exec_->poll(wall())) {
         if (e.job == job) {
           return e;
@@ -239,9 +238,18 @@ TEST_F(SlurmExecutorLive, SlurmsStartIsTheJobsAndItsLimitCountsFromThere) {
   EXPECT_EQ(starts[0].at, Time::from_seconds(ran.start_time));
   EXPECT_GE(starts[0].at, Time::from_seconds(held_until.us() / 1'000'000));  // not the release
   std::this_thread::sleep_for(std::chrono::milliseconds(60));  // past poll_every: a real poll
-  (void)exec_->poll(wall());
+  // This poll may already end the job: its limit counts from Slurm's start, which a loaded machine
+  // observes late (the exit, returned once, was dropped here and the wait below never saw it).
+  std::optional<JobExit> exit;
+  for (const JobExit& e : exec_->poll(wall())) {
+    if (e.job == JobId(106)) {
+      exit = e;
+    }
+  }
   EXPECT_TRUE(exec_->started().empty());  // reported once
-  const auto exit = wait_exit(JobId(106));
+  if (!exit) {
+    exit = wait_exit(JobId(106));
+  }
   ASSERT_TRUE(exit.has_value());
   EXPECT_EQ(exit->kind, ExitKind::kTimedOut);
   ASSERT_TRUE(exit->started.has_value() && exit->ended.has_value());
