@@ -237,15 +237,19 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
     const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();  // may_owe's answer, kept
     return (known ? r.may_owe[q] != 0 : may_owe(r, q)) && owed_guess(r.gangs[i]);
   };
+  // Ranks as it walks; stops once no queue may be owed, as no job left would be tried (pass 2 then
+  // ranks the rest).
   auto guarantee_pass = [&] {
-    for (size_t i = 0; i < r.ranked.size(); ++i) {
+    for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
+      if (shortcuts_ && !may_owe_any(r)) {
+        break;
+      }
       if (!r.gangs[i].started && owed(i)) {
         try_start(r, r.ranked[i], r.gangs[i].gpus, true);
       }
     }
   };
   if (!shortcuts_ || may_owe_any(r)) {  // else the guarantee pass would try no job
-    emit_all(r);
     guarantee_pass();
   }
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.

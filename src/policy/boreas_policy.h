@@ -118,9 +118,8 @@ class BoreasScheduler final : public Scheduler {
   void enter_group(JobId job, const state::ClusterView& view);
   void leave_group(JobId job);
   // The ranking made as the passes ask (boreas_rank.cpp): rank() orders the groups, emit_next()
-  // appends the next job to the round's ranking (false when none is left), emit_all() all of them.
+  // appends the next job to the round's ranking (false when none is left).
   bool emit_next(Round& round);
-  void emit_all(Round& round);
   void emit(Round& round, uint32_t job);
   // Whether no job the pass has not reached can start or preempt (boreas_quiet.cpp): checked by
   // (group, guessed type) like a quiet round, again only once the free GPUs or `widened` moved;
@@ -192,9 +191,12 @@ class BoreasScheduler final : public Scheduler {
     TypeCount guess;
   };
   bool owed_guess(const RankedGang& gang);
-  // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say); kept
-  // while the round only starts jobs, which never make a gang owed.
+  // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say),
+  // as of the books' current versions; the answer read without this call (`Round::may_owe`) stays
+  // a bound while only starts move the books, which never make a gang owed.
   bool may_owe(Round& round, uint32_t queue);
+  // Moves whenever either quota book changes (both versions only grow).
+  uint64_t books_version() const { return book_->version() + covered_->version(); }
   // A ranked gang that cannot start: nothing it fits is free, it is not owed (no reclaim) and its
   // queue runs no lower preemptible class. Its try_start would write the no-fit reason and fail.
   bool cannot_start(const Round& round, const RankedGang& gang, bool owed) const;

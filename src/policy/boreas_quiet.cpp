@@ -146,7 +146,7 @@ bool BoreasScheduler::may_owe(Round& r, uint32_t queue) {
   if (!shortcuts_) {
     return true;
   }
-  if (r.may_owe_at != r.widened) {
+  if (r.may_owe_at != r.widened || r.may_owe_books != books_version()) {
     r.may_owe.assign(book_->queue_count(), 0);
     for (const RankGroup& g : groups_) {
       int32_t last_type = -2;
@@ -161,6 +161,8 @@ bool BoreasScheduler::may_owe(Round& r, uint32_t queue) {
       }
     }
     r.may_owe_at = r.widened;
+    r.may_owe_books = books_version();
+    r.owe_any = std::any_of(r.may_owe.begin(), r.may_owe.end(), [](uint8_t m) { return m != 0; });
   }
   return queue >= r.may_owe.size() || r.may_owe[queue] != 0;
 }
@@ -177,8 +179,8 @@ bool BoreasScheduler::cannot_start(const Round& r, const RankedGang& gang, bool 
 namespace boreas::policy {
 
 bool BoreasScheduler::may_owe_any(Round& r) {
-  may_owe(r, 0);
-  return std::any_of(r.may_owe.begin(), r.may_owe.end(), [](uint8_t m) { return m != 0; });
+  may_owe(r, 0);  // brings the answers up to date
+  return r.owe_any;
 }
 
 void BoreasScheduler::count_held_waits(Round& r) {
@@ -191,11 +193,12 @@ void BoreasScheduler::count_held_waits(Round& r) {
 
 bool BoreasScheduler::rest_cannot_start(Round& r) {
   const uint64_t free = r.scratch.total_free();
-  if (free == r.stop_free && r.widened == r.stop_widened) {
+  if (free == r.stop_free && r.widened == r.stop_widened && books_version() == r.stop_books) {
     return false;  // nothing it reads moved since it said no
   }
   r.stop_free = free;
   r.stop_widened = r.widened;
+  r.stop_books = books_version();
   return none_may_start(r);
 }
 

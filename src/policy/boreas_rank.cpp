@@ -210,17 +210,6 @@ bool BoreasScheduler::emit_next(Round& r) {
   }
 }
 
-void BoreasScheduler::emit_all(Round& r) {
-  size_t all = r.ranked.size();
-  for (uint32_t g = 0; g < groups_.size(); ++g) {
-    all += groups_[g].jobs.size() - std::min<size_t>(r.emitted[g], groups_[g].jobs.size());
-  }
-  r.ranked.reserve(all);  // one allocation each, not a copy per doubling
-  r.gangs.reserve(all);
-  while (emit_next(r)) {
-  }
-}
-
 Status BoreasScheduler::check_rank_groups(const state::ClusterView& view) const {
   std::map<std::pair<int32_t, uint32_t>, std::vector<RankKey>> expected;
   for (JobId j : view.pending()) {

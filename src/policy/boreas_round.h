@@ -36,9 +36,12 @@ struct BoreasScheduler::Round {
   // Reclaim searches that failed, kept while nothing they read changed (boreas_admit.cpp).
   std::vector<FailedReclaim> failed_reclaims;
   uint64_t generation = 0;  // bumped by every start, eviction and uncover this round
-  // Queues with a waiting gang `owed` may hold, as of `widened` (boreas_quiet.cpp, may_owe).
+  // Queues with a waiting gang `owed` may hold, as of `widened` and the books' versions
+  // (boreas_quiet.cpp, may_owe); `owe_any`: one of them does.
   std::vector<uint8_t> may_owe;
   uint64_t may_owe_at = UINT64_MAX;
+  uint64_t may_owe_books = UINT64_MAX;
+  bool owe_any = true;
   uint64_t widened = 0;  // bumped by every eviction (or its undoing) and uncover: owed may grow
   // The ranking, made as the passes walk it (boreas_rank.cpp): the groups in (class, share) order,
   // each tie set's groups merged by (attained, id).
@@ -49,9 +52,10 @@ struct BoreasScheduler::Round {
   uint32_t single = UINT32_MAX;   // the current tie set, when it is one group
   using Head = std::tuple<int64_t, uint32_t, uint32_t, uint32_t>;  // (attained, id, group, position)
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;  // the current tie set's, otherwise
-  // The free GPUs and `widened` when rest_cannot_start last answered no.
+  // The free GPUs, `widened` and the books' versions when rest_cannot_start last answered no.
   uint64_t stop_free = UINT64_MAX;
   uint64_t stop_widened = UINT64_MAX;
+  uint64_t stop_books = UINT64_MAX;
 };
 
 inline bool same_demand(const Demand& a, const Demand& b) {
