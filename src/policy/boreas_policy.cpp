@@ -50,6 +50,7 @@ double BoreasScheduler::queue_share(std::string_view queue) const {
 
 void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
   sent_[job.value()] = Sent{};
+  forget_placed(job);
   out_.exact.push_back(std::move(reason));
   out_.jobs.push_back(JobReason{job, NoFitReason{}});
 }

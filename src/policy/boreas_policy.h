@@ -82,6 +82,15 @@ class BoreasScheduler final : public Scheduler {
     uint32_t left = 0;  // jobs that left since the last merge
     // Its jobs counted by (guessed GPU type, gang size); -1: no type of the cluster allowed.
     std::map<std::pair<int32_t, uint32_t>, uint32_t> sizes;
+    // Places the book holds (boreas_quiet.cpp, place_group): the job at each position p in [from,
+    // to) has the shared place base + p. Sorted, disjoint; carried through tidy_group as positions
+    // shift, forgotten when a job of the group gets another entry.
+    struct Placed {
+      uint32_t from = 0;
+      uint32_t to = 0;
+      int64_t base = 0;
+    };
+    std::vector<Placed> placed;
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -130,7 +139,8 @@ class BoreasScheduler final : public Scheduler {
   // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
   void count_held_waits(Round& round);
   void tidy_group(uint32_t group);
-  void drop_stale(uint32_t group, uint32_t most);
+  // Widens [lo, hi] to the keys it drops.
+  void drop_stale(uint32_t group, uint32_t most, RankKey& lo, RankKey& hi);
   // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is
   // owed and none may preempt its own queue starts and preempts nothing, and gives every ranked job
   // the no-fit reason its place in its queue's order decides; it skips the passes, and its plan
@@ -140,7 +150,21 @@ class BoreasScheduler final : public Scheduler {
   void run_quiet_round(Round& round);
   void place_quiet(bool after_full, const std::vector<uint8_t>& changed);
   void share_free(uint32_t free, uint32_t largest_block);
-  void place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead);
+  // False when the book held that place already.
+  bool place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead);
+  // The group's jobs from position `from` on join the shared set, each `base` + its position ahead;
+  // the places its last call left in the book are not visited again.
+  void place_group(uint32_t group, uint32_t from, uint32_t base);
+  // The group's placed ranges after tidy_group removed or inserted entries with keys in [lo, hi],
+  // `before` entries before.
+  void shift_placed(RankGroup& group, const RankKey& lo, const RankKey& hi, size_t before);
+  // A job's entry in the books changed other than by place_group: its group's places are unknown.
+  void forget_placed(JobId job) {
+    const int32_t g = jobs_[job.value()].group;
+    if (g >= 0) {
+      groups_[static_cast<size_t>(g)].placed.clear();
+    }
+  }
   void materialize_quiet(JobId job);
   void end_quiet_span();
   bool in_group(uint32_t group, const RankKey& key) const;
@@ -177,6 +201,7 @@ class BoreasScheduler final : public Scheduler {
     if (!(sent.no_fit == reason) || sent.span != 0) {
       sent = Sent{reason, 0, 0};
       out_.jobs.push_back(JobReason{job, reason});
+      forget_placed(job);
     }
   }
   void take_reasons(Plan& plan);
@@ -218,7 +243,7 @@ class BoreasScheduler final : public Scheduler {
   uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
   uint64_t quiet_count_ = 0;   // quiet rounds run
   // What the plans told the drivers' books (plan.h): the shared set's free GPUs and largest free
-  // block, each job's entry (sent_), and per group the jobs of higher classes of its queue.
+  // block, each job's entry (sent_); per group, the places it last gave (RankGroup::placed_*).
   uint32_t shared_free_ = 0;
   uint32_t shared_block_ = 0;
   // What a job's entry in the books is: `no_fit` (kind kNone: something else), or its place in the
@@ -230,7 +255,6 @@ class BoreasScheduler final : public Scheduler {
   };
   std::vector<Sent> sent_;  // by job
   uint32_t span_ = 0;
-  std::vector<uint32_t> placed_higher_;
   std::vector<JobId> idle_held_;  // jobs mark_held set held_at for (count_idle_wait clears it)
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan
   // What each job adds to the kept usage (boreas_usage.cpp).

@@ -74,30 +74,72 @@ void BoreasScheduler::run_quiet_round(Round& r) {
 
 // Every ranked job joins the shared set (plan.h). The places the book does not hold: after a full
 // round any job's may differ, else only those of the groups whose jobs changed or whose queue's
-// higher classes did. A job's ahead count is the jobs of its queue in higher classes, then those
-// before it in its group.
+// higher classes did (place_group skips the others). A job's ahead count is the jobs of its queue
+// in higher classes, then those before it in its group.
 void BoreasScheduler::place_quiet(bool after_full, const std::vector<uint8_t>& changed) {
   if (!after_full && std::find(changed.begin(), changed.end(), 1) == changed.end()) {
     return;  // no group moved: every place stands
   }
-  placed_higher_.resize(groups_.size(), 0);
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const RankGroup& mine = groups_[g];
     uint32_t higher = 0;
     for (const RankGroup& h : groups_) {
       higher += h.queue == mine.queue && h.class_value > mine.class_value ? static_cast<uint32_t>(h.jobs.size()) : 0;
     }
-    if (!after_full && !changed[g] && placed_higher_[g] == higher) {
-      continue;
+    place_group(g, 0, higher);
+  }
+}
+
+void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) {
+  RankGroup& g = groups_[group];
+  const auto size = static_cast<uint32_t>(g.jobs.size());
+  auto place = [&](uint32_t to, uint32_t& p) {
+    for (; p < to; ++p) {
+      const uint32_t id = g.jobs[p].second;
+      place_shared(JobId(id), g.queue, jobs_[id].gpus, base + p);
     }
-    placed_higher_[g] = higher;
-    uint32_t ahead = higher;
-    for (const RankKey& key : mine.jobs) {
-      const uint32_t j = key.second;
-      place_shared(JobId(j), mine.queue, jobs_[j].gpus, ahead);
-      ahead += 1;
+  };
+  uint32_t p = from;
+  for (const RankGroup::Placed& k : g.placed) {
+    if (k.base == base && k.to > p) {
+      place(std::min(k.from, size), p);
+      p = std::max(p, std::min(k.to, size));
     }
   }
+  place(size, p);
+  std::erase_if(g.placed, [&](const RankGroup::Placed& k) { return k.from >= from; });
+  if (!g.placed.empty()) {
+    g.placed.back().to = std::min(g.placed.back().to, from);
+  }
+  g.placed.push_back(RankGroup::Placed{from, size, base});
+}
+
+// Entries before the first changed key kept their positions; those after the last moved by what
+// was removed less what was inserted, and their places with them. The rest is forgotten.
+void BoreasScheduler::shift_placed(RankGroup& g, const RankKey& lo, const RankKey& hi, size_t before) {
+  if (g.placed.empty() || hi < lo) {
+    return;  // nothing placed, or nothing changed
+  }
+  const auto first = static_cast<int64_t>(std::lower_bound(g.jobs.begin(), g.jobs.end(), lo) - g.jobs.begin());
+  const auto after = static_cast<int64_t>(std::upper_bound(g.jobs.begin(), g.jobs.end(), hi) - g.jobs.begin());
+  const int64_t shift = static_cast<int64_t>(before) - static_cast<int64_t>(g.jobs.size());  // old = new + shift
+  std::vector<RankGroup::Placed> kept;
+  for (const RankGroup::Placed& k : g.placed) {
+    if (k.from < first) {
+      kept.push_back({k.from, static_cast<uint32_t>(std::min<int64_t>(k.to, first)), k.base});
+    }
+  }
+  for (const RankGroup::Placed& k : g.placed) {
+    const int64_t from = std::max<int64_t>(k.from, after + shift);
+    if (from < k.to) {
+      kept.push_back({static_cast<uint32_t>(from - shift), static_cast<uint32_t>(k.to - shift), k.base + shift});
+    }
+  }
+  constexpr size_t kMostRanges = 8;  // a bound on the walk; a range forgotten is only placed again
+  if (kept.size() > kMostRanges) {
+    kept.erase(kept.begin(), kept.end() - kMostRanges);
+  }
+  g.placed = std::move(kept);
 }
 
 // The shared set's free GPUs from now on (its members' reasons follow them).
@@ -114,13 +156,15 @@ void BoreasScheduler::share_free(uint32_t free, uint32_t largest_block) {
 }
 
 // In the shared set with this place (share_free gave the round's free GPUs).
-void BoreasScheduler::place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead) {
+bool BoreasScheduler::place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead) {
   const uint32_t j = job.value();
   Sent& sent = sent_[j];
-  if (sent.span != span_ || sent.ahead != ahead) {
-    sent = Sent{NoFitReason{}, span_, ahead};  // the book holds its place now
-    out_.shared->placed.push_back(SharedPlace{job, queue, need, ahead});
+  if (sent.span == span_ && sent.ahead == ahead) {
+    return false;
   }
+  sent = Sent{NoFitReason{}, span_, ahead};  // the book holds its place now
+  out_.shared->placed.push_back(SharedPlace{job, queue, need, ahead});
+  return true;
 }
 
 // A job of the shared set that leaves it without another reason (it starts, leaves its queue's
@@ -209,7 +253,9 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
     const RankedGang& gang = r.gangs[k];
     if (!gang.started) {
       r.waiting.resize(std::max<size_t>(r.waiting.size(), gang.queue + 1), 0);
-      place_shared(r.ranked[k], gang.queue, gang.gpus, r.waiting[gang.queue]);
+      if (place_shared(r.ranked[k], gang.queue, gang.gpus, r.waiting[gang.queue])) {
+        forget_placed(r.ranked[k]);
+      }
       r.waiting[gang.queue] += 1;
     }
   }
@@ -228,10 +274,7 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
       ahead += h.queue == mine.queue && h.class_value > mine.class_value ? h.jobs.size() : 0;
     }
     ahead -= started[mine.queue];
-    for (size_t p = r.emitted[g]; p < mine.jobs.size(); ++p) {
-      const uint32_t id = mine.jobs[p].second;
-      place_shared(JobId(id), mine.queue, jobs_[id].gpus, static_cast<uint32_t>(ahead + p));
-    }
+    place_group(g, r.emitted[g], static_cast<uint32_t>(ahead));
   }
 }
 

@@ -19,7 +19,7 @@ void BoreasScheduler::enter_group(JobId job, const state::ClusterView& view) {
   const auto key = std::make_pair(in.class_value, static_cast<uint32_t>(in.queue));
   auto [it, added] = group_index_.try_emplace(key, static_cast<uint32_t>(groups_.size()));
   if (added) {
-    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0, {}});
+    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0, {}, {}});
   }
   in.group = static_cast<int32_t>(it->second);
   in.group_attained = view.attained_gpu_us(job);
@@ -61,20 +61,28 @@ void BoreasScheduler::tidy_group(uint32_t group) {
   auto stale = [&](const RankKey& key) { return !in_group(group, key); };
   const size_t added = g.added.size();
   g.added.erase(std::remove_if(g.added.begin(), g.added.end(), stale), g.added.end());
-  drop_stale(group, g.left - static_cast<uint32_t>(added - g.added.size()));
+  const size_t before = g.jobs.size();
+  RankKey lo{INT64_MAX, UINT32_MAX};  // the keys of the entries removed or inserted
+  RankKey hi{INT64_MIN, 0};
+  drop_stale(group, g.left - static_cast<uint32_t>(added - g.added.size()), lo, hi);
   std::sort(g.added.begin(), g.added.end());
+  if (!g.added.empty()) {
+    lo = std::min(lo, g.added.front());
+    hi = std::max(hi, g.added.back());
+  }
   const size_t kept = g.jobs.size();
   g.jobs.insert(g.jobs.end(), g.added.begin(), g.added.end());
   std::inplace_merge(g.jobs.begin(), g.jobs.begin() + static_cast<std::ptrdiff_t>(kept), g.jobs.end());
   g.jobs.erase(std::unique(g.jobs.begin(), g.jobs.end()), g.jobs.end());
   g.added.clear();
   g.left = 0;
+  shift_placed(g, lo, hi, before);
 }
 
 // Drops the group's stale entries, of which there are at most `most` (the jobs that left it since
 // the last merge and were not among the added ones): past the last one, the rest only moves down,
 // and no more job records are read.
-void BoreasScheduler::drop_stale(uint32_t group, uint32_t most) {
+void BoreasScheduler::drop_stale(uint32_t group, uint32_t most, RankKey& lo, RankKey& hi) {
   std::vector<RankKey>& jobs = groups_[group].jobs;
   auto out = jobs.begin();
   auto at = jobs.begin();
@@ -83,6 +91,8 @@ void BoreasScheduler::drop_stale(uint32_t group, uint32_t most) {
       *out++ = *at;
     } else {
       found += 1;
+      lo = std::min(lo, *at);
+      hi = std::max(hi, *at);
     }
   }
   out = std::move(at, jobs.end(), out);
@@ -106,6 +116,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
       g.added.clear();
       g.left = 0;
       g.sizes.clear();
+      g.placed.clear();
     }
     for (JobId j : view.pending()) {
       enter_group(j, view);
