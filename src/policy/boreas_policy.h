@@ -79,7 +79,7 @@ class BoreasScheduler final : public Scheduler {
     uint32_t queue = 0;
     std::vector<RankKey> jobs;
     std::vector<RankKey> added;
-    uint32_t left = 0;  // jobs that left since the last merge
+    std::vector<RankKey> gone;  // the keys of the jobs that left since the last merge
     // Its jobs counted by (guessed GPU type, gang size); -1: no type of the cluster allowed.
     std::map<std::pair<int32_t, uint32_t>, uint32_t> sizes;
     // Places the book holds (boreas_quiet.cpp, place_group): the job at each position p in [from,
@@ -140,7 +140,7 @@ class BoreasScheduler final : public Scheduler {
   void count_held_waits(Round& round);
   void tidy_group(uint32_t group);
   // Widens [lo, hi] to the keys it drops.
-  void drop_stale(uint32_t group, uint32_t most, RankKey& lo, RankKey& hi);
+  void drop_stale(uint32_t group, RankKey& lo, RankKey& hi);
   // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is
   // owed and none may preempt its own queue starts and preempts nothing, and gives every ranked job
   // the no-fit reason its place in its queue's order decides; it skips the passes, and its plan

@@ -63,7 +63,7 @@ void BoreasScheduler::run_quiet_round(Round& r) {
   const bool after_full = quiet_round_ == 0;  // the groups were ranked (and counted) otherwise since
   std::vector<uint8_t> changed(groups_.size(), 0);
   for (uint32_t g = 0; g < groups_.size(); ++g) {
-    changed[g] = !groups_[g].added.empty() || groups_[g].left != 0 ? 1 : 0;
+    changed[g] = !groups_[g].added.empty() || !groups_[g].gone.empty() ? 1 : 0;
     tidy_group(g);
   }
   quiet_round_ = round_;

@@ -19,7 +19,7 @@ void BoreasScheduler::enter_group(JobId job, const state::ClusterView& view) {
   const auto key = std::make_pair(in.class_value, static_cast<uint32_t>(in.queue));
   auto [it, added] = group_index_.try_emplace(key, static_cast<uint32_t>(groups_.size()));
   if (added) {
-    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, 0, {}, {}});
+    groups_.push_back(RankGroup{in.class_value, static_cast<uint32_t>(in.queue), {}, {}, {}, {}, {}});
   }
   in.group = static_cast<int32_t>(it->second);
   in.group_attained = view.attained_gpu_us(job);
@@ -36,7 +36,7 @@ void BoreasScheduler::leave_group(JobId job) {
   JobInfo& in = jobs_[job.value()];
   if (in.group >= 0) {
     RankGroup& g = groups_[in.group];
-    g.left += 1;  // its entry goes stale: in_group() no longer holds
+    g.gone.emplace_back(in.group_attained, job.value());  // its entry goes stale: in_group() no longer holds
     const auto size = g.sizes.find({in.guess_type, in.gpus});
     if (--size->second == 0) {
       g.sizes.erase(size);
@@ -55,16 +55,15 @@ bool BoreasScheduler::in_group(uint32_t group, const RankKey& key) const {
 // (attained, id) order, each once (a job that left and came back under the same key is in both).
 void BoreasScheduler::tidy_group(uint32_t group) {
   RankGroup& g = groups_[group];
-  if (g.added.empty() && g.left == 0) {
+  if (g.added.empty() && g.gone.empty()) {
     return;
   }
   auto stale = [&](const RankKey& key) { return !in_group(group, key); };
-  const size_t added = g.added.size();
   g.added.erase(std::remove_if(g.added.begin(), g.added.end(), stale), g.added.end());
   const size_t before = g.jobs.size();
   RankKey lo{INT64_MAX, UINT32_MAX};  // the keys of the entries removed or inserted
   RankKey hi{INT64_MIN, 0};
-  drop_stale(group, g.left - static_cast<uint32_t>(added - g.added.size()), lo, hi);
+  drop_stale(group, lo, hi);
   std::sort(g.added.begin(), g.added.end());
   if (!g.added.empty()) {
     lo = std::min(lo, g.added.front());
@@ -75,28 +74,31 @@ void BoreasScheduler::tidy_group(uint32_t group) {
   std::inplace_merge(g.jobs.begin(), g.jobs.begin() + static_cast<std::ptrdiff_t>(kept), g.jobs.end());
   g.jobs.erase(std::unique(g.jobs.begin(), g.jobs.end()), g.jobs.end());
   g.added.clear();
-  g.left = 0;
   shift_placed(g, lo, hi, before);
 }
 
-// Drops the group's stale entries, of which there are at most `most` (the jobs that left it since
-// the last merge and were not among the added ones): past the last one, the rest only moves down,
-// and no more job records are read.
-void BoreasScheduler::drop_stale(uint32_t group, uint32_t most, RankKey& lo, RankKey& hi) {
-  std::vector<RankKey>& jobs = groups_[group].jobs;
+// Drops the entries of the jobs that left, each found by its key (none when it left from `added`),
+// reading no job record; the entries between them move down. A job that came back under the same
+// key is in `added` too, and merged back in at the same place.
+void BoreasScheduler::drop_stale(uint32_t group, RankKey& lo, RankKey& hi) {
+  RankGroup& g = groups_[group];
+  std::vector<RankKey>& jobs = g.jobs;
+  std::sort(g.gone.begin(), g.gone.end());
   auto out = jobs.begin();
   auto at = jobs.begin();
-  for (uint32_t found = 0; at != jobs.end() && found < most; ++at) {
-    if (in_group(group, *at)) {
-      *out++ = *at;
-    } else {
-      found += 1;
-      lo = std::min(lo, *at);
-      hi = std::max(hi, *at);
+  for (const RankKey& key : g.gone) {
+    const auto it = std::lower_bound(at, jobs.end(), key);
+    if (it == jobs.end() || *it != key) {
+      continue;
     }
+    out = out == at ? it : std::move(at, it, out);
+    at = it + 1;
+    lo = std::min(lo, key);
+    hi = std::max(hi, key);
   }
-  out = std::move(at, jobs.end(), out);
+  out = out == at ? jobs.end() : std::move(at, jobs.end(), out);
   jobs.erase(out, jobs.end());
+  g.gone.clear();
 }
 
 // The journal's jobs since the last round, in id order (the order a walk over pending() meets
@@ -114,7 +116,7 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
       }
       g.jobs.clear();
       g.added.clear();
-      g.left = 0;
+      g.gone.clear();
       g.sizes.clear();
       g.placed.clear();
     }
@@ -231,7 +233,7 @@ Status BoreasScheduler::check_rank_groups(const state::ClusterView& view) const 
   }
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const RankGroup& group = groups_[g];
-    const bool merged = group.added.empty() && group.left == 0;  // as tidy_group leaves it
+    const bool merged = group.added.empty() && group.gone.empty();  // as tidy_group leaves it
     if (merged && !std::all_of(group.jobs.begin(), group.jobs.end(), [&](const RankKey& k) { return in_group(g, k); })) {
       return internal_error("rank group (class " + std::to_string(group.class_value) + ", queue " +
                             book_->name(group.queue) + ") keeps a stale entry after its merge");
