@@ -60,6 +60,7 @@ void BoreasScheduler::take_reasons(Plan& plan) {
   for (; book_ && named_queues_ < book_->queue_count(); ++named_queues_) {
     out_.queues.push_back(book_->name(named_queues_));
   }
+  round_places_ = out_.shared ? out_.shared->placed.size() : 0;
   plan.reasons = std::move(out_);
   out_ = Reasons{};
 }
@@ -233,6 +234,8 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   out_.jobs.reserve(full_round_reasons_);
   count_held_waits(r);
   rank(r);
+  r.ranked.reserve(full_round_ranked_);
+  r.gangs.reserve(full_round_ranked_);
   auto owed = [&](size_t i) {
     const uint32_t q = r.gangs[i].queue;
     const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();  // may_owe's answer, kept
@@ -289,6 +292,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   }
   last_held_ = held_;
   full_round_reasons_ = out_.jobs.size();
+  full_round_ranked_ = r.ranked.size();
   take_reasons(r.plan);
   return std::move(r.plan);
 }

@@ -237,6 +237,8 @@ class BoreasScheduler final : public Scheduler {
   std::vector<JobInfo> jobs_;
   Reasons out_;                   // this round's reasons so far
   size_t full_round_reasons_ = 0;  // the last full round's count, reserved by the next
+  size_t full_round_ranked_ = 0;   // the same for the jobs it ranked
+  size_t round_places_ = 0;        // the shared places the last round's plan gave
   uint32_t named_queues_ = 0;     // queue indexes the plans named so far
   uint64_t round_ = 0;
   bool shortcuts_ = true;

@@ -146,6 +146,7 @@ void BoreasScheduler::shift_placed(RankGroup& g, const RankKey& lo, const RankKe
 void BoreasScheduler::share_free(uint32_t free, uint32_t largest_block) {
   if (!out_.shared) {
     out_.shared.emplace();
+    out_.shared->placed.reserve(round_places_);
     out_.shared->new_span = span_ == 0;
     span_ = std::max<uint32_t>(span_, 1);
   }
