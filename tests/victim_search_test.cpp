@@ -14,6 +14,7 @@
 #include "policy/boreas_policy.h"
 #include "policy/explain.h"
 #include "policy/placement.h"
+#include "policy/placement_topo.h"
 #include "policy/preemption.h"
 #include "state/cluster_view.h"
 #include "support/arrivals.h"
@@ -186,6 +187,27 @@ std::string eviction_text(const std::optional<policy::Eviction>& ev) {
   return out;
 }
 
+// One random victim search: a budget filter, a cap on victims, and about half the running jobs
+// (none already evicted) as candidates.
+struct SearchCase {
+  policy::VictimFilter may_add;
+  uint32_t max_victims = 0;
+  std::vector<JobId> cands;
+};
+
+SearchCase random_case(std::mt19937& rng, const state::ClusterState& s, const std::vector<JobId>& running,
+                       const std::vector<JobId>& evicted) {
+  SearchCase c;
+  c.may_add = budget_filter(s, rng);
+  c.max_victims = static_cast<uint32_t>(1 + rng() % 6);
+  for (JobId v : running) {
+    if (rng() % 2 == 0 && std::find(evicted.begin(), evicted.end(), v) == evicted.end()) {
+      c.cands.push_back(v);
+    }
+  }
+  return c;
+}
+
 TEST(VictimSearchProperty, ProofsChooseAsTheFullSearchDoes) {
   const PlacementFactory placements[] = {policy::make_count_placement, policy::make_first_fit_placement,
                                          policy::make_pack_placement, policy::make_consolidated_placement};
@@ -200,17 +222,10 @@ TEST(VictimSearchProperty, ProofsChooseAsTheFullSearchDoes) {
       policy::Scratch full(view), proved(view);
       std::vector<JobId> evicted;
       for (JobId pending : r.state->pending()) {
-        const policy::VictimFilter may_add = budget_filter(*r.state, rng);
-        const auto max_victims = static_cast<uint32_t>(1 + rng() % 6);
+        const SearchCase c = random_case(rng, *r.state, running, evicted);
         const JobSpec& spec = r.state->spec(pending);
-        std::vector<JobId> cands;
-        for (JobId v : running) {
-          if (rng() % 2 == 0 && std::find(evicted.begin(), evicted.end(), v) == evicted.end()) {
-            cands.push_back(v);
-          }
-        }
-        const auto a = policy::choose_victims(spec, cands, max_victims, *placement, full, may_add, false);
-        const auto b = policy::choose_victims(spec, cands, max_victims, *placement, proved, may_add, true);
+        const auto a = policy::choose_victims(spec, c.cands, c.max_victims, *placement, full, c.may_add, false);
+        const auto b = policy::choose_victims(spec, c.cands, c.max_victims, *placement, proved, c.may_add, true);
         ASSERT_EQ(eviction_text(a), eviction_text(b)) << "seed " << seed << " job " << pending.value();
         ASSERT_EQ(scratch_text(full), scratch_text(proved)) << "seed " << seed << " job " << pending.value();
         (a ? found : refused) += 1;
@@ -238,6 +253,157 @@ class Renamed final : public policy::Placement {
  private:
   std::unique_ptr<policy::Placement> inner_;
 };
+
+// A scratch with some random GPUs claimed and some running jobs' GPUs released, as mid-round.
+void random_round_changes(std::mt19937& rng, const state::ClusterState& st, const std::vector<JobId>& running,
+                          std::vector<JobId>& released, policy::Scratch& s) {
+  std::vector<GpuId> free;
+  for (uint32_t g = 0; g < st.total_gpus(); ++g) {
+    if (st.gpu_free(GpuId(g)) && rng() % 3 == 0) {
+      free.push_back(GpuId(g));
+    }
+  }
+  s.claim(free);
+  for (JobId v : running) {
+    if (rng() % 6 == 0) {
+      s.release(st.record(v).gpus);
+      released.push_back(v);
+    }
+  }
+}
+
+// The search as it was before greedy released its sets incrementally (place7): each set tried is
+// released, placed and claimed back whole. The reference for the search below.
+namespace plain_search {
+
+bool fits_without(const JobSpec& job, const std::vector<JobId>& victims, policy::Placement& p, policy::Scratch& s) {
+  for (JobId v : victims) {
+    s.release(s.view().record(v).gpus);
+  }
+  const bool ok = p.place(job, s).has_value();
+  for (JobId v : victims) {
+    s.claim(s.view().record(v).gpus);
+  }
+  return ok;
+}
+
+// Drops each victim without which the gang still fits, the first added first.
+std::vector<JobId> pruned(const JobSpec& job, std::vector<JobId> victims, policy::Placement& p, policy::Scratch& s) {
+  size_t i = 0;
+  while (victims.size() > 1 && i < victims.size()) {
+    std::vector<JobId> without = victims;
+    without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+    const bool needed = !fits_without(job, without, p, s);
+    victims = needed ? victims : without;
+    i += needed ? 1 : 0;
+  }
+  return victims;
+}
+
+// Largest gangs first, each the filter admits joins until the gang fits; then pruned.
+std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> cands, uint32_t max_victims,
+                                         policy::Placement& p, policy::Scratch& s, const policy::VictimFilter& may_add) {
+  const auto& v = s.view();
+  std::stable_sort(cands.begin(), cands.end(), [&](JobId a, JobId b) { return v.spec(a).gpus > v.spec(b).gpus; });
+  std::vector<JobId> set;
+  for (JobId c : cands) {
+    if (set.size() < max_victims && may_add(set, c)) {
+      set.push_back(c);
+      if (fits_without(job, set, p, s)) {
+        return pruned(job, set, p, s);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// choose_victims without proofs, candidates in the loss order choose_victims sorts them in
+// (preemptions, then lost work × GPUs).
+std::optional<policy::Eviction> choose(const JobSpec& job, std::vector<JobId> cands, uint32_t max_victims,
+                                       policy::Placement& p, policy::Scratch& s, const policy::VictimFilter& may_add) {
+  std::erase_if(cands, [&](JobId c) { return !may_add({}, c); });
+  if (cands.empty() || max_victims == 0) {
+    return std::nullopt;
+  }
+  const auto& v = s.view();
+  std::stable_sort(cands.begin(), cands.end(), [&](JobId a, JobId b) {
+    const auto ka = std::make_pair(v.record(a).preemptions, policy::lost_work(a, v) * v.spec(a).gpus);
+    const auto kb = std::make_pair(v.record(b).preemptions, policy::lost_work(b, v) * v.spec(b).gpus);
+    return ka < kb;
+  });
+  std::optional<std::vector<JobId>> victims;
+  for (JobId c : cands) {
+    if (may_add({}, c) && fits_without(job, {c}, p, s)) {
+      victims = std::vector<JobId>{c};
+      break;
+    }
+  }
+  if (!victims) {
+    victims = greedy(job, cands, max_victims, p, s, may_add);
+  }
+  if (!victims) {
+    return std::nullopt;
+  }
+  for (JobId c : *victims) {
+    s.release(v.record(c).gpus);
+  }
+  auto gpus = p.place(job, s);
+  if (!gpus) {
+    for (JobId c : *victims) {
+      s.claim(v.record(c).gpus);
+    }
+    return std::nullopt;
+  }
+  s.claim(*gpus);
+  return policy::Eviction{std::move(*victims), std::move(*gpus)};
+}
+
+}  // namespace plain_search
+
+// choose_victims (greedy's sets released one candidate at a time) against the plain search, on
+// random mid-round scratches: the same victims, GPUs and scratch left, for topo (not monotone:
+// every set is placed), consolidated and pack, with and without the proofs.
+TEST(VictimSearchProperty, IncrementalSearchChoosesAsThePlainOne) {
+  const char* names[] = {"topo", "consolidated", "pack"};
+  auto make = [](int i) -> std::unique_ptr<policy::Placement> {
+    if (i == 0) {
+      return policy::make_topo_placement(policy::TopoOptions{});
+    }
+    return i == 1 ? policy::make_consolidated_placement() : policy::make_pack_placement();
+  };
+  for (int i = 0; i < 3; ++i) {
+    uint64_t found = 0, refused = 0, greedy_found = 0;
+    for (uint32_t seed = 1; seed <= 80; ++seed) {
+      std::mt19937 rng(seed);
+      RandomState r = random_state(rng);
+      const state::ClusterView view(*r.state, Time::from_seconds(100 + 50 * (seed % 4)));
+      const std::vector<JobId> running = running_jobs(*r.state);
+      auto fast = make(i);
+      auto plain = make(i);
+      const bool monotone = i > 0 && seed % 2 == 0;
+      policy::Scratch a(view);
+      std::vector<JobId> evicted;
+      random_round_changes(rng, *r.state, running, evicted, a);
+      policy::Scratch b = a;
+      for (JobId pending : r.state->pending()) {
+        const SearchCase c = random_case(rng, *r.state, running, evicted);
+        const JobSpec& spec = r.state->spec(pending);
+        const auto got = policy::choose_victims(spec, c.cands, c.max_victims, *fast, a, c.may_add, monotone);
+        const auto want = plain_search::choose(spec, c.cands, c.max_victims, *plain, b, c.may_add);
+        ASSERT_EQ(eviction_text(got), eviction_text(want)) << names[i] << " seed " << seed << " job " << pending.value();
+        ASSERT_EQ(scratch_text(a), scratch_text(b)) << names[i] << " seed " << seed << " job " << pending.value();
+        (got ? found : refused) += 1;
+        greedy_found += got && got->victims.size() > 1 ? 1 : 0;
+        if (got) {
+          evicted.insert(evicted.end(), got->victims.begin(), got->victims.end());
+        }
+      }
+    }
+    EXPECT_GT(found, 100u) << names[i];
+    EXPECT_GT(greedy_found, 15u) << names[i];  // sets of several victims: greedy found them
+    EXPECT_GT(refused, 100u) << names[i];
+  }
+}
 
 constexpr const char* kTree =
     "priority_classes:\n"

@@ -226,6 +226,14 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
   // + the smallest victim (this eviction's or an earlier one's this round) > guarantee. So reclaim takes a queue down to its guarantee, never below.
   const int32_t mine = jobs_[job.value()].queue;
   const uint64_t need = r.view.spec(job).gpus;
+  // The smallest gang evicted earlier this round (already out of `used`), by queue + 1 (a queue
+  // not seen yet is -1); read once, not per candidate.
+  std::vector<uint64_t> smallest_evicted;
+  for (uint32_t v : r.evicted) {
+    const auto at = static_cast<size_t>(jobs_[v].queue + 1);
+    smallest_evicted.resize(std::max(smallest_evicted.size(), at + 1), UINT64_MAX);
+    smallest_evicted[at] = std::min<uint64_t>(smallest_evicted[at], r.view.spec(JobId(v)).gpus);
+  }
   auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
     const int32_t q = jobs_[c.value()].queue;
     const Demand& d = held_demand(c, r.view);
@@ -240,8 +248,8 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
         smallest = std::min<uint64_t>(smallest, r.view.spec(v).gpus);
       }
     }
-    for (uint32_t v : r.evicted) {  // evicted earlier this round: already out of `used`
-      smallest = jobs_[v].queue == q ? std::min<uint64_t>(smallest, r.view.spec(JobId(v)).gpus) : smallest;
+    if (static_cast<size_t>(q + 1) < smallest_evicted.size()) {
+      smallest = std::min(smallest, smallest_evicted[static_cast<size_t>(q + 1)]);
     }
     const uint64_t used = book_->usage(static_cast<uint32_t>(q), d.front().type);
     const uint64_t guaranteed = book_->guaranteed(static_cast<uint32_t>(q), d.front().type);

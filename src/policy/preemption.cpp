@@ -90,6 +90,33 @@ std::vector<JobId> all_greedy_adds(const std::vector<JobId>& cands, uint32_t max
   return chosen;
 }
 
+// The candidates greedy adds, in its order, up to the first set with which the gang fits; nullopt
+// when none does. Each joining candidate's GPUs are released once and the set claimed back at the
+// end, not the whole set released and claimed per try (fits_without per set: quadratic in the
+// set): the same sets placed on the same scratch, the same nodes touched in the same order.
+std::optional<std::vector<JobId>> first_fitting_prefix(const JobSpec& job, const std::vector<JobId>& cands,
+                                                       uint32_t max_victims, Placement& p, Scratch& s,
+                                                       const VictimFilter& may_add) {
+  std::vector<JobId> chosen;
+  bool fits = false;
+  for (JobId c : cands) {
+    if (chosen.size() >= max_victims) {
+      break;
+    }
+    if (!may_add(chosen, c)) {
+      continue;
+    }
+    chosen.push_back(c);
+    s.release(s.view().record(c).gpus);
+    fits = p.place(job, s).has_value();
+    if (fits) {
+      break;
+    }
+  }
+  claim_all(s, chosen);
+  return fits ? std::optional(std::move(chosen)) : std::nullopt;
+}
+
 std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> cands, uint32_t max_victims,
                                          Placement& p, Scratch& s, const VictimFilter& may_add, bool monotone) {
   const auto& v = s.view();
@@ -99,30 +126,21 @@ std::optional<std::vector<JobId>> greedy(const JobSpec& job, std::vector<JobId> 
   if (monotone && !fits_without(job, all_greedy_adds(cands, max_victims, may_add), p, s)) {
     return std::nullopt;
   }
-  std::vector<JobId> chosen;
-  for (JobId c : cands) {
-    if (chosen.size() >= max_victims) {
-      break;
-    }
-    if (!may_add(chosen, c)) {
-      continue;
-    }
-    chosen.push_back(c);
-    if (fits_without(job, chosen, p, s)) {
-      // Drop victims that turn out unnecessary, the most recently added (smallest) last.
-      for (size_t i = 0; i < chosen.size() && chosen.size() > 1;) {
-        std::vector<JobId> fewer = chosen;
-        fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
-        if (fits_without(job, fewer, p, s)) {
-          chosen = std::move(fewer);
-        } else {
-          ++i;
-        }
-      }
-      return chosen;
+  std::optional<std::vector<JobId>> chosen = first_fitting_prefix(job, cands, max_victims, p, s, may_add);
+  if (!chosen) {
+    return std::nullopt;
+  }
+  // Drop victims that turn out unnecessary, the most recently added (smallest) last.
+  for (size_t i = 0; i < chosen->size() && chosen->size() > 1;) {
+    std::vector<JobId> fewer = *chosen;
+    fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+    if (fits_without(job, fewer, p, s)) {
+      *chosen = std::move(fewer);
+    } else {
+      ++i;
     }
   }
-  return std::nullopt;
+  return chosen;
 }
 
 // Fewest preemptions so far first, so that restarted victims are not hit again and again; then

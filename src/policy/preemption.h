@@ -63,7 +63,8 @@ struct Eviction {
 // `may_add(chosen, c)`: whether c may join the victims already chosen (e.g. its queue would stay
 // above its guarantee); a single victim is checked with `chosen` empty. It may only grow stricter
 // as victims are chosen (may_add(chosen, c) implies may_add({}, c)), so candidates it refuses
-// alone are dropped before the search.
+// alone are dropped before the search. It must not read the scratch (the search releases
+// candidates in it while it asks).
 using VictimFilter = std::function<bool(const std::vector<JobId>& chosen, JobId candidate)>;
 // With `monotone` (the placement never fails where it succeeded with fewer GPUs free:
 // placement_is_monotone), a gang that does not fit with every candidate released fits with no
