@@ -59,7 +59,11 @@ TEST(RunningOrderProperty, EqualsAFullSortUnderDriftingKeys) {
       }
       std::sort(expected.begin(), expected.end());
       const std::vector<Ranked>& got =
-          order.rank(running, kJobs, [&](JobId j) { return policy::SortKey{key[j.value()], 0, 0}; });
+          order.rank(running, kJobs, [&](std::span<Ranked> items) {
+            for (Ranked& r : items) {
+              r.key = policy::SortKey{key[r.job.value()], 0, 0};
+            }
+          });
       ASSERT_EQ(got.size(), expected.size()) << "seed " << seed << " round " << round;
       for (size_t i = 0; i < got.size(); ++i) {
         ASSERT_EQ(got[i].job, expected[i].job) << "seed " << seed << " round " << round << " rank " << i;

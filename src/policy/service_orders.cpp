@@ -236,7 +236,7 @@ class LasOrder final : public PriorityOrder {
   uint64_t epoch_ = 0;
 };
 
-class GittinsOrder final : public PriorityOrder {
+class GittinsOrder final : public KeyedOrder<GittinsOrder> {
  public:
   explicit GittinsOrder(ServiceOptions options) : levels_(std::move(options)) {}
   void prepare(const state::ClusterView& view, bool /*pending_only*/) override {
@@ -252,7 +252,7 @@ class GittinsOrder final : public PriorityOrder {
   }
   uint64_t pending_key_epoch() const override { return epoch_; }
   // Higher index first; until a job has completed, fall back to LAS order.
-  SortKey key(JobId job, const state::ClusterView& view) override {
+  SortKey key(JobId job, const state::ClusterView& view) final {
     const int64_t attained = view.attained_gpu_us(job);
     levels_.touch(job, view, attained);
     const bool pending = view.record(job).state != JobState::kRunning;
