@@ -72,14 +72,19 @@ double GittinsTable::index(int64_t attained, int64_t delta, Cursor& c) {
   if (c.version != version_ || attained < c.attained || cap < c.cap) {
     c = Cursor{version_, attained, cap, 0, 0};  // lo_next = hi_next = 0: both searched below
   }
-  c.lo = attained < c.lo_next ? c.lo : upper_from(c.lo, attained);
-  c.hi = cap < c.hi_next ? c.hi : upper_from(c.hi, cap);
+  if (attained >= c.lo_next) {
+    c.lo = upper_from(c.lo, attained);
+    c.lo_next = sample_or_max(c.lo);
+  }
+  if (cap >= c.hi_next) {
+    c.hi = upper_from(c.hi, cap);
+    c.hi_next = sample_or_max(c.hi);
+    c.hi_sum = prefix_.empty() ? 0 : prefix_[c.hi];  // empty until the first refresh that merges
+  }
   c.attained = attained;
   c.cap = cap;
-  c.lo_next = sample_or_max(c.lo);
-  c.hi_next = sample_or_max(c.hi);
   const auto n = static_cast<int64_t>(sorted_.size());
-  c.spread = c.lo >= n ? 0 : prefix_[c.hi] - prefix_[c.lo];
+  c.spread = c.lo >= n ? 0 : c.hi_sum - prefix_[c.lo];
   return index_from(attained, delta, c.lo, c.hi, c.spread);
 }
 

@@ -29,6 +29,7 @@ class GittinsTable {
     int64_t hi = 0;
     int64_t lo_next = 0;  // sorted_[lo] (INT64_MAX past the end): lo moves once attained reaches it
     int64_t hi_next = 0;  // sorted_[hi], likewise for the cap
+    double hi_sum = 0;    // prefix_[hi]: read again only when hi moves
     double spread = 0;    // prefix_[hi] − prefix_[lo]
   };
   // index(attained, delta), the same value, resumed from `cursor` (and moved on).
