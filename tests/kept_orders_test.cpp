@@ -59,7 +59,11 @@ TEST(RunningOrderProperty, EqualsAFullSortUnderDriftingKeys) {
       }
       std::sort(expected.begin(), expected.end());
       const std::vector<Ranked>& got =
-          order.rank(running, kJobs, [&](JobId j) { return policy::SortKey{key[j.value()], 0, 0}; });
+          order.rank(running, kJobs, [&](std::span<Ranked> items) {
+            for (Ranked& r : items) {
+              r.key = policy::SortKey{key[r.job.value()], 0, 0};
+            }
+          });
       ASSERT_EQ(got.size(), expected.size()) << "seed " << seed << " round " << round;
       for (size_t i = 0; i < got.size(); ++i) {
         ASSERT_EQ(got[i].job, expected[i].job) << "seed " << seed << " round " << round << " rank " << i;
@@ -78,36 +82,74 @@ TEST(RunningOrderProperty, EqualsAFullSortUnderDriftingKeys) {
   EXPECT_GT(crossed, 500u);  // rounds where the drift reordered jobs that kept running
 }
 
-TEST(GittinsCursorProperty, EqualsTheIndexFromScratch) {
-  uint64_t reads = 0, refreshes = 0;
-  for (uint32_t seed = 1; seed <= 20; ++seed) {
+// A run of GittinsTable reads: samples arrive (one every `sample_every` reads, up to
+// `sample_max`), random jobs gain service in small or large steps, or lose it (one read in
+// `reset_one_in`), and move down a queue at each ceiling (`ceiling_step` apart, the last queue
+// past `last_ceiling`); each read through the job's cursor must equal the index from scratch.
+struct CursorRun {
+  int64_t sample_max;
+  int sample_every;
+  uint32_t reset_one_in;
+  int64_t small_step;
+  int64_t large_step;
+  int64_t ceiling_step;
+  int64_t last_ceiling;
+  uint64_t refreshes = 0;
+  uint64_t kept = 0;   // reads where the cursor's positions did not move
+  uint64_t moved = 0;  // reads where one moved, or the cursor started over
+
+  void run(uint32_t seed) {
     std::mt19937 rng(seed);
     policy::GittinsTable table;
     constexpr uint32_t kJobs = 30;
     std::vector<policy::GittinsTable::Cursor> cursor(kJobs);
-    std::vector<int64_t> attained(kJobs, 0), ceiling(kJobs, 50);
+    std::vector<int64_t> attained(kJobs, 0), ceiling(kJobs, ceiling_step);
     for (int step = 0; step < 3000; ++step) {
-      table.add(static_cast<int64_t>(rng() % 400));
-      refreshes += table.refresh() ? 1 : 0;
+      if (step % sample_every == 0) {
+        table.add(static_cast<int64_t>(rng() % sample_max));
+        refreshes += table.refresh() ? 1 : 0;
+      }
       const uint32_t j = rng() % kJobs;
-      const uint32_t what = rng() % 20;
+      const uint32_t what = rng() % reset_one_in;
       if (what == 0) {  // preempted with its work lost, or a new job in the slot
-        attained[j] = static_cast<int64_t>(rng() % 50);
+        attained[j] = static_cast<int64_t>(rng() % ceiling_step);
       } else {
-        attained[j] += static_cast<int64_t>(rng() % (what < 10 ? 3 : 40));
+        attained[j] += static_cast<int64_t>(rng() % (what % 2 == 0 ? small_step : large_step));
       }
       while (ceiling[j] >= 0 && attained[j] >= ceiling[j]) {  // demoted: the next ceiling, or the last queue
-        ceiling[j] = ceiling[j] >= 200 ? -1 : ceiling[j] + 75;
+        ceiling[j] = ceiling[j] >= last_ceiling ? -1 : ceiling[j] + ceiling_step;
       }
       const int64_t delta = ceiling[j] < 0 ? std::numeric_limits<int64_t>::max() / 4 : ceiling[j] - attained[j];
+      const policy::GittinsTable::Cursor before = cursor[j];
       const double expected = table.index(attained[j], delta);
       const double got = table.index(attained[j], delta, cursor[j]);
       ASSERT_EQ(got, expected) << "seed " << seed << " step " << step << " job " << j;
-      reads += 1;
+      const bool same = before.version == cursor[j].version && before.lo == cursor[j].lo && before.hi == cursor[j].hi;
+      (same ? kept : moved) += 1;
     }
   }
-  EXPECT_EQ(reads, 20u * 3000u);
-  EXPECT_GT(refreshes, 100u);  // the table grew under the cursors
+};
+
+// A dense table (samples closer than the jobs' steps): the positions move on most reads, often
+// by many samples (the gallop).
+TEST(GittinsCursorProperty, EqualsTheIndexFromScratch) {
+  CursorRun run{400, 1, 20, 3, 40, 50, 200};
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    run.run(seed);
+  }
+  EXPECT_EQ(run.kept + run.moved, 20u * 3000u);
+  EXPECT_GT(run.refreshes, 100u);  // the table grew under the cursors
+}
+
+// A sparse table (samples far apart next to the jobs' steps): most reads find neither position
+// moved and use the sum the cursor kept; the last queue's cap grows with every read.
+TEST(GittinsCursorProperty, KeptPositionsGiveTheIndexFromScratch) {
+  CursorRun run{400'000, 4, 50, 300, 300, 50'000, 200'000};
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    run.run(seed);
+  }
+  EXPECT_GT(run.kept, 20'000u);  // most reads kept both positions
+  EXPECT_GT(run.moved, 5'000u);
 }
 
 // One random change to the state: a job submitted (in shuffled id order), started on free GPUs,

@@ -1,6 +1,7 @@
 #include "policy/gittins.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace boreas::policy {
 
@@ -34,7 +35,8 @@ double GittinsTable::index(int64_t attained, int64_t delta) {
 // The first position at or after `from` whose sample exceeds `value` (sorted_[from - 1] ≤ value):
 // a few steps, then galloping (strides doubling from `from`) and a binary search inside the last
 // stride: a running job's cursor moves by ~100 samples when it moves, so the probes stay near it
-// instead of halving the whole rest of the table.
+// instead of halving the whole rest of the table. The binary search is branch-free (the probes'
+// outcomes are random, so branches on them mispredict half the time).
 int64_t GittinsTable::upper_from(int64_t from, int64_t value) const {
   const auto n = static_cast<int64_t>(sorted_.size());
   for (int step = 0; step < 8; ++step, ++from) {
@@ -47,29 +49,61 @@ int64_t GittinsTable::upper_from(int64_t from, int64_t value) const {
     from += stride + 1;
     stride *= 2;
   }
-  const int64_t last = std::min(n, from + stride + 1);
-  return std::upper_bound(sorted_.begin() + from, sorted_.begin() + last, value) - sorted_.begin();
+  // The answer lies in [from, last]; sorted_[last] > value unless last == n.
+  const int64_t last = std::min(n, from + stride);
+  const int64_t* base = sorted_.data() + from;
+  int64_t len = last - from + 1;  // candidates from .. last
+  while (len > 1) {
+    const int64_t half = len / 2;
+    base = base[half - 1] <= value ? base + half : base;
+    len -= half;
+  }
+  return base - sorted_.data();
 }
 
 double GittinsTable::index(int64_t attained, int64_t delta, Cursor& c) {
   const int64_t cap = attained + delta;
-  if (c.version != version_ || attained < c.attained || cap < c.cap) {
-    c = Cursor{version_, attained, cap, 0, 0};
+  if (c.version == version_ && attained >= c.attained && cap >= c.cap && attained < c.lo_next &&
+      cap < c.hi_next) {
+    c.attained = attained;  // neither position moves: sorted_[lo − 1] ≤ attained < sorted_[lo], same for hi
+    c.cap = cap;
+    return index_from(attained, delta, c.lo, c.hi, c.spread);
   }
-  c.lo = upper_from(c.lo, attained);
-  c.hi = c.cap == cap && c.hi > 0 ? c.hi : upper_from(c.hi, cap);
+  if (c.version != version_ || attained < c.attained || cap < c.cap) {
+    c = Cursor{version_, attained, cap, 0, 0};  // lo_next = hi_next = 0: both searched below
+  }
+  if (attained >= c.lo_next) {
+    c.lo = upper_from(c.lo, attained);
+    c.lo_next = sample_or_max(c.lo);
+  }
+  if (cap >= c.hi_next) {
+    c.hi = upper_from(c.hi, cap);
+    c.hi_next = sample_or_max(c.hi);
+    c.hi_sum = prefix_.empty() ? 0 : prefix_[c.hi];  // empty until the first refresh that merges
+  }
   c.attained = attained;
   c.cap = cap;
-  return index_at(attained, delta, c.lo, c.hi);
+  const auto n = static_cast<int64_t>(sorted_.size());
+  c.spread = c.lo >= n ? 0 : c.hi_sum - prefix_[c.lo];
+  return index_from(attained, delta, c.lo, c.hi, c.spread);
+}
+
+int64_t GittinsTable::sample_or_max(int64_t at) const {
+  return at < static_cast<int64_t>(sorted_.size()) ? sorted_[at] : std::numeric_limits<int64_t>::max();
 }
 
 double GittinsTable::index_at(int64_t attained, int64_t delta, int64_t lo, int64_t hi) const {
+  const auto n = static_cast<int64_t>(sorted_.size());
+  return lo >= n ? 0 : index_from(attained, delta, lo, hi, prefix_[hi] - prefix_[lo]);
+}
+
+double GittinsTable::index_from(int64_t attained, int64_t delta, int64_t lo, int64_t hi, double spread) const {
   const auto n = static_cast<int64_t>(sorted_.size());
   if (lo >= n) {
     return 0;
   }
   const double finishing = static_cast<double>(hi - lo);
-  const double service = (prefix_[hi] - prefix_[lo]) - static_cast<double>(attained) * finishing +
+  const double service = spread - static_cast<double>(attained) * finishing +
                          static_cast<double>(delta) * static_cast<double>(n - hi);
   return service > 0 ? finishing / service : 0;
 }

@@ -18,13 +18,19 @@ class GittinsTable {
   // unit of service spent. 0 when no completed job ran longer than `attained`.
   double index(int64_t attained, int64_t delta);
   // Where one job's last index() read the table: a running job's attained service only grows and
-  // its cap (attained + Δ) stays at its queue's ceiling, so the next read walks on from there.
+  // its cap (attained + Δ) stays at its queue's ceiling, so the next read walks on from there. Until
+  // the attained service reaches the sample after `lo` (and the cap the sample after `hi`) neither
+  // position moves, and the read needs no table access: the sum between them is kept.
   struct Cursor {
     uint64_t version = 0;  // 0 = never read
     int64_t attained = 0;
     int64_t cap = 0;
     int64_t lo = 0;
     int64_t hi = 0;
+    int64_t lo_next = 0;  // sorted_[lo] (INT64_MAX past the end): lo moves once attained reaches it
+    int64_t hi_next = 0;  // sorted_[hi], likewise for the cap
+    double hi_sum = 0;    // prefix_[hi]: read again only when hi moves
+    double spread = 0;    // prefix_[hi] − prefix_[lo]
   };
   // index(attained, delta), the same value, resumed from `cursor` (and moved on).
   double index(int64_t attained, int64_t delta, Cursor& cursor);
@@ -32,6 +38,9 @@ class GittinsTable {
  private:
   int64_t upper_from(int64_t from, int64_t value) const;
   double index_at(int64_t attained, int64_t delta, int64_t lo, int64_t hi) const;
+  // index_at with prefix_[hi] − prefix_[lo] given: the one expression both paths evaluate.
+  double index_from(int64_t attained, int64_t delta, int64_t lo, int64_t hi, double spread) const;
+  int64_t sample_or_max(int64_t at) const;
   uint64_t version_ = 1;  // bumped by every refresh that merges
   std::vector<int64_t> sorted_;
   std::vector<double> prefix_;    // prefix_[i] = Σ sorted_[0..i)

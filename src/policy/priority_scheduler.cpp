@@ -148,7 +148,8 @@ const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(
   if (order_->running_keys_stable()) {
     return running_set_.items();
   }
-  return running_.rank(view.running(), view.job_count(), [&](JobId j) { return order_->key(j, view); });
+  return running_.rank(view.running(), view.job_count(),
+                       [&](std::span<Ranked> items) { order_->rekey(items, view); });
 }
 
 // A running job no plan may preempt: not preemptible, or at the preemption cap.
@@ -250,10 +251,10 @@ Plan PriorityScheduler::schedule(const state::ClusterView& view) {
 
 namespace {
 
-class SrtfOrder final : public PriorityOrder {
+class SrtfOrder final : public KeyedOrder<SrtfOrder> {
  public:
   explicit SrtfOrder(bool by_gpu) : by_gpu_(by_gpu) {}
-  SortKey key(JobId job, const state::ClusterView& view) override {
+  SortKey key(JobId job, const state::ClusterView& view) final {
     const int64_t left = view.remaining(job).us();
     return SortKey{static_cast<double>(by_gpu_ ? left * view.spec(job).gpus : left), 0, 0};
   }

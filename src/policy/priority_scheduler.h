@@ -24,6 +24,22 @@ struct SortKey {
   auto operator<=>(const SortKey&) const = default;
 };
 
+// A job with its key, as the round ranks it.
+struct RankedJob {
+  SortKey key;
+  JobId job;
+  // (key, job) field by field: one pass, where `key != o.key` then `key < o.key` took two.
+  bool operator<(const RankedJob& o) const {
+    if (key.primary != o.key.primary) {
+      return key.primary < o.key.primary;
+    }
+    if (key.secondary != o.key.secondary) {
+      return key.secondary < o.key.secondary;
+    }
+    return key.tertiary != o.key.tertiary ? key.tertiary < o.key.tertiary : job < o.job;
+  }
+};
+
 // The queue-order part of a preemptive policy.
 class PriorityOrder {
  public:
@@ -35,6 +51,13 @@ class PriorityOrder {
     (void)pending_only;
   }
   virtual SortKey key(JobId job, const state::ClusterView& view) = 0;
+  // Every item's key (the running jobs of a full round): items[i].key = key(items[i].job).
+  // KeyedOrder overrides it with one loop over its own key(), not a virtual call per job.
+  virtual void rekey(std::span<RankedJob> items, const state::ClusterView& view) {
+    for (RankedJob& r : items) {
+      r.key = key(r.job, view);
+    }
+  }
   // Keys of pending jobs stay fixed while they wait (they receive no service), so the scheduler
   // keeps them sorted across rounds. An order whose pending keys do change (a learned distribution
   // was updated, a starvation promotion) bumps this number and all pending jobs are re-keyed.
@@ -46,6 +69,19 @@ class PriorityOrder {
   // When the order may change without any arrival or completion (e.g. a demotion) among the jobs
   // that run once this round's plan is applied.
   virtual std::optional<Time> wake_at(const state::ClusterView&, const Plan&) { return std::nullopt; }
+};
+
+// Base of an order whose key() is final: rekey() calls it directly (inlined), which matters for the
+// orders that re-key every running job in every full round (srtf, gittins).
+template <typename Order>
+class KeyedOrder : public PriorityOrder {
+ public:
+  void rekey(std::span<RankedJob> items, const state::ClusterView& view) final {
+    Order& self = static_cast<Order&>(*this);
+    for (RankedJob& r : items) {
+      r.key = self.Order::key(r.job, view);
+    }
+  }
 };
 
 class PriorityScheduler final : public Scheduler {
@@ -60,20 +96,7 @@ class PriorityScheduler final : public Scheduler {
   Plan schedule(const state::ClusterView& view) override;
 
   // Public for their property test (tests/priority_ranked_test.cpp).
-  struct Ranked {
-    SortKey key;
-    JobId job;
-    // (key, job) field by field: one pass, where `key != o.key` then `key < o.key` took two.
-    bool operator<(const Ranked& o) const {
-      if (key.primary != o.key.primary) {
-        return key.primary < o.key.primary;
-      }
-      if (key.secondary != o.key.secondary) {
-        return key.secondary < o.key.secondary;
-      }
-      return key.tertiary != o.key.tertiary ? key.tertiary < o.key.tertiary : job < o.job;
-    }
-  };
+  using Ranked = RankedJob;
   // Running jobs in rank order: a flat sorted vector walked contiguously. Erasing leaves a stale
   // entry and inserting appends to `added_`; items() drops the one and merges the other once per
   // round, so a start or stop no longer moves every entry behind it (O(running) each).
@@ -100,13 +123,11 @@ class PriorityScheduler final : public Scheduler {
   // a strict order, so every sort gives the same result.
   class RunningOrder {
    public:
-    // `key(job)` is called once per running job.
-    template <typename KeyOf>
-    const std::vector<Ranked>& rank(std::span<const JobId> running, size_t jobs, KeyOf&& key) {
+    // `rekey(items)` sets the key of every running job (in last round's order, the new ones last).
+    template <typename Rekey>
+    const std::vector<Ranked>& rank(std::span<const JobId> running, size_t jobs, Rekey&& rekey) {
       carry_over(running, jobs);
-      for (Ranked& r : items_) {
-        r.key = key(r.job);
-      }
+      rekey(std::span<Ranked>(items_));
       settle();
       return items_;
     }

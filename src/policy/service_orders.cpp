@@ -13,17 +13,13 @@ ServiceLevels::ServiceLevels(ServiceOptions options) : options_(std::move(option
   std::sort(thresholds_us_.begin(), thresholds_us_.end());
 }
 
-int64_t ServiceLevels::attained_us(JobId job, const state::ClusterView& view) const {
-  return view.attained_gpu_us(job) - offsets_[job.value()];
-}
-
 uint32_t ServiceLevels::level_for(int64_t attained_us) const {
   // A job drops a queue when its attained service reaches the threshold.
   return static_cast<uint32_t>(std::upper_bound(thresholds_us_.begin(), thresholds_us_.end(), attained_us) -
                                thresholds_us_.begin());
 }
 
-bool ServiceLevels::touch(JobId job, const state::ClusterView& view) {
+bool ServiceLevels::touch(JobId job, const state::ClusterView& view, int64_t attained_gpu_us) {
   const uint32_t i = job.value();
   if (entries_[i] < 0) {
     entries_[i] = view.spec(job).submit.us();
@@ -33,12 +29,12 @@ bool ServiceLevels::touch(JobId job, const state::ClusterView& view) {
       static_cast<double>((view.now() - rec.pending_since).us()) >=
           options_.starvation_factor * static_cast<double>(rec.run_time.us()) &&
       levels_[i] > 0) {
-    offsets_[i] = view.attained_gpu_us(job);
+    offsets_[i] = attained_gpu_us;
     levels_[i] = 0;
     entries_[i] = view.now().us();
     return true;
   }
-  const int64_t attained = attained_us(job, view);
+  const int64_t attained = attained_gpu_us - offsets_[i];
   const uint32_t level = level_for(attained);
   if (level > levels_[i]) {
     // It entered the lower queue when it crossed the threshold: it has run since the last round.
@@ -240,7 +236,7 @@ class LasOrder final : public PriorityOrder {
   uint64_t epoch_ = 0;
 };
 
-class GittinsOrder final : public PriorityOrder {
+class GittinsOrder final : public KeyedOrder<GittinsOrder> {
  public:
   explicit GittinsOrder(ServiceOptions options) : levels_(std::move(options)) {}
   void prepare(const state::ClusterView& view, bool /*pending_only*/) override {
@@ -256,13 +252,13 @@ class GittinsOrder final : public PriorityOrder {
   }
   uint64_t pending_key_epoch() const override { return epoch_; }
   // Higher index first; until a job has completed, fall back to LAS order.
-  SortKey key(JobId job, const state::ClusterView& view) override {
-    levels_.touch(job, view);
+  SortKey key(JobId job, const state::ClusterView& view) final {
+    const int64_t attained = view.attained_gpu_us(job);
+    levels_.touch(job, view, attained);
     const bool pending = view.record(job).state != JobState::kRunning;
     if (table_.empty()) {
       return SortKey{static_cast<double>(levels_.level(job)), pending ? 1 : 0, levels_.entry(job)};
     }
-    const int64_t attained = view.attained_gpu_us(job);
     const int64_t ceiling = levels_.ceiling_us(job);
     const int64_t delta = ceiling < 0 ? std::numeric_limits<int64_t>::max() / 4 : ceiling - attained;
     const double index = table_.index(attained, std::max<int64_t>(delta, 1), cursors_[job.value()]);

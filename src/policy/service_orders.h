@@ -39,10 +39,11 @@ class ServiceLevels {
   // Jobs whose level changed in the last update().
   std::span<const JobId> changed() const { return changed_; }
   // Levels one job (first sight, or before reading its key).
-  bool touch(JobId job, const state::ClusterView& view);
+  bool touch(JobId job, const state::ClusterView& view) { return touch(job, view, view.attained_gpu_us(job)); }
+  // The same, with the job's view.attained_gpu_us() already read.
+  bool touch(JobId job, const state::ClusterView& view, int64_t attained_gpu_us);
   uint32_t level(JobId job) const { return levels_[job.value()]; }
   int64_t entry(JobId job) const { return entries_[job.value()]; }
-  int64_t attained_us(JobId job, const state::ClusterView& view) const;
   // Next time a job that runs once `plan` is applied crosses its queue's threshold, or a waiting
   // job is due for starvation promotion.
   std::optional<Time> next_demotion(const state::ClusterView& view, const Plan& plan);
