@@ -362,12 +362,22 @@ void Meter::fill_shares(uint64_t capacity) {
   water_fill(claims_, static_cast<double>(capacity), fill_scratch_);
 }
 
-void Meter::observe(Time t, double facility_w, const policy::ReasonBook& reasons) {
+bool Meter::follow(Time t, double facility_w) {
   integrate(t);
   const bool jobs_moved = sync_jobs();
   sync_rates();
   allocated_ = state_.total_gpus() - state_.free_gpus() - state_.down_gpus();
   facility_w_ = facility_w;
+  return jobs_moved;
+}
+
+void Meter::observe_before_more(Time t, double facility_w) {
+  moved_before_ = follow(t, facility_w) || moved_before_;
+}
+
+void Meter::observe(Time t, double facility_w, const policy::ReasonBook& reasons) {
+  const bool jobs_moved = follow(t, facility_w) || moved_before_;
+  moved_before_ = false;
   // Waiting jobs, free GPUs and demands only change with a lifecycle move or capacity going out
   // of or back into service; the policy's reasons (quota holds) may change in any round, but the
   // shares depend on the demands and the capacity alone.
