@@ -14,6 +14,12 @@
 
 namespace boreas::policy {
 
+// A quota hold: the job waits for a ceiling on its own queue's path, or asks for more than the
+// cluster or a ceiling could ever give (the meter does not count its wait as idle capacity).
+inline bool is_quota_hold(PendingKind kind) {
+  return kind == PendingKind::kQuotaExceeded || kind == PendingKind::kNeverFits;
+}
+
 class ReasonBook {
  public:
   // Every plan, in order (a plan whose reasons were skipped leaves the book behind the policy).
@@ -21,6 +27,8 @@ class ReasonBook {
   // kNone where the policy never gave the job a reason.
   PendingReason reason(JobId job) const;
   PendingKind kind(JobId job) const;
+  // Jobs whose latest reason is a quota hold, waiting or not: 0 means no waiting job is held.
+  size_t quota_holds() const { return quota_holds_; }
   // For a new policy (its queue indexes and spans are its own).
   void clear();
 
@@ -42,11 +50,13 @@ class ReasonBook {
     return entries_[job.value()];
   }
   NoFitReason resolve(const Entry& e) const;
+  bool holds(const Entry& e, JobId job) const;  // its reason is a quota hold (never a shared one)
 
   std::vector<Entry> entries_;        // by job
   std::vector<PendingReason> exact_;  // by job, where its entry is kExact
   std::vector<std::string> queues_;
   std::vector<Span> spans_;
+  size_t quota_holds_ = 0;
 };
 
 }  // namespace boreas::policy

@@ -246,8 +246,7 @@ void Meter::sync_rates() {
 }
 
 bool Meter::held_by_quota(JobId job, const policy::ReasonBook& reasons) const {
-  const policy::PendingKind kind = reasons.kind(job);
-  return kind == policy::PendingKind::kQuotaExceeded || kind == policy::PendingKind::kNeverFits;
+  return policy::is_quota_hold(reasons.kind(job));
 }
 
 // Per class of waiting jobs (same accepted GPU types): the free GPUs it accepts, and from the
@@ -320,8 +319,8 @@ double Meter::idle_while_waiting(const policy::ReasonBook& reasons) {
   }
   bucket_demand(free_scratch_);
   const double bound = matched_idle(free_scratch_);
-  if (bound == 0 || !options_.quota_holds) {
-    return bound;
+  if (bound == 0 || !options_.quota_holds || reasons.quota_holds() == 0) {
+    return bound;  // with no job held by quota, the walk below finds the buckets' demand again
   }
   unheld_demand(reasons);  // only at moments when some waiting gang would fit
   return matched_idle(free_scratch_);
