@@ -3,7 +3,7 @@
 // its queue's quota would fit them, min(free GPUs, the GPUs of such gangs that fit). The runs use
 // the `boreas` policy under a tree with ceilings (jobs held `quota-exceeded` and `never-fits`, so
 // the meter walks the waiting jobs) and strict `fifo` (GPUs idle behind a blocked head, no holds:
-// the book's count is 0 and the meter keeps the bound it read from its buckets). Each instant calls the meter twice, as the engine does: once
+// the book never saw one and the meter keeps the bound it read from its buckets). Each instant calls the meter twice, as the engine does: once
 // after the arrivals and ends (observe_before_more) and once after the round.
 
 #include <gtest/gtest.h>
@@ -52,7 +52,7 @@ double idle_rate(const state::ClusterState& s, const policy::ReasonBook& book, S
     demand += !hold && s.spec(j).gpus <= free ? s.spec(j).gpus : 0;
   }
   seen.instants_held += held ? 1 : 0;
-  seen.instants_counted += book.quota_holds() == 0 && demand > 0 ? 1 : 0;
+  seen.instants_counted += !book.gave_quota_holds() && demand > 0 ? 1 : 0;
   return static_cast<double>(std::min(free, demand));
 }
 
@@ -107,7 +107,9 @@ void compare_run(uint32_t seed, bool boreas, Seen& seen) {
     book.apply(plan.reasons);
     ASSERT_TRUE(testing::apply_plan(s, plan, now).is_ok());
     meter.observe(now, 0, book);
-    ASSERT_EQ(book.quota_holds(), holds_in(book, s.job_count())) << "seed " << seed << " at " << t << " s";
+    if (holds_in(book, s.job_count()) > 0) {
+      ASSERT_TRUE(book.gave_quota_holds()) << "seed " << seed << " at " << t << " s";
+    }
     rate = idle_rate(s, book, seen);
   }
   const Time end = Time::from_seconds(150);

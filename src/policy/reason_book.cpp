@@ -7,18 +7,18 @@ void ReasonBook::apply(const Reasons& r) {
   size_t next_exact = 0;
   for (const JobReason& jr : r.jobs) {
     Entry& e = entry(jr.job);
-    quota_holds_ -= holds(e, jr.job) ? 1 : 0;
     if (jr.no_fit.kind != PendingKind::kNone) {
       e.form = Form::kNoFit;
       e.no_fit = jr.no_fit;
-    } else {
-      if (jr.job.value() >= exact_.size()) {
-        exact_.resize(jr.job.value() + 1);
-      }
-      e.form = Form::kExact;
-      exact_[jr.job.value()] = r.exact[next_exact++];
+      gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(jr.no_fit.kind);
+      continue;
     }
-    quota_holds_ += holds(e, jr.job) ? 1 : 0;
+    if (jr.job.value() >= exact_.size()) {
+      exact_.resize(jr.job.value() + 1);
+    }
+    e.form = Form::kExact;
+    exact_[jr.job.value()] = r.exact[next_exact++];
+    gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(exact_[jr.job.value()].kind);
   }
   if (!r.shared) {
     return;
@@ -32,7 +32,6 @@ void ReasonBook::apply(const Reasons& r) {
   const auto span = static_cast<uint32_t>(spans_.size() - 1);
   for (const SharedPlace& p : r.shared->placed) {
     Entry& e = entry(p.job);
-    quota_holds_ -= holds(e, p.job) ? 1 : 0;
     e.form = Form::kShared;
     e.span = span;
     e.no_fit.queue = p.queue;
@@ -47,17 +46,6 @@ NoFitReason ReasonBook::resolve(const Entry& e) const {
   }
   const Span& s = spans_[e.span];
   return no_fit_reason(e.no_fit.queue, e.no_fit.need, e.no_fit.ahead, s.free, s.largest_block);
-}
-
-bool ReasonBook::holds(const Entry& e, JobId job) const {
-  switch (e.form) {
-    case Form::kExact:
-      return is_quota_hold(exact_[job.value()].kind);
-    case Form::kNoFit:
-      return is_quota_hold(e.no_fit.kind);
-    default:
-      return false;  // a shared place resolves to no-fit or behind-higher-priority
-  }
 }
 
 PendingReason ReasonBook::reason(JobId job) const {
@@ -95,7 +83,7 @@ void ReasonBook::clear() {
   exact_.clear();
   queues_.clear();
   spans_.clear();
-  quota_holds_ = 0;
+  gave_quota_holds_ = false;
 }
 
 }  // namespace boreas::policy

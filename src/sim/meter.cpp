@@ -319,7 +319,7 @@ double Meter::idle_while_waiting(const policy::ReasonBook& reasons) {
   }
   bucket_demand(free_scratch_);
   const double bound = matched_idle(free_scratch_);
-  if (bound == 0 || !options_.quota_holds || reasons.quota_holds() == 0) {
+  if (bound == 0 || !options_.quota_holds || !reasons.gave_quota_holds()) {
     return bound;  // with no job held by quota, the walk below finds the buckets' demand again
   }
   unheld_demand(reasons);  // only at moments when some waiting gang would fit
