@@ -16,6 +16,9 @@
 
 namespace boreas::policy {
 
-std::unique_ptr<PriorityOrder> make_las_quota_order(ServiceOptions service, const TenancyOptions& tenancy);
+// `kept` = false: the plain path (every round re-reads and sorts every active job and re-keys
+// every waiting job when a tier changed), for the property test that compares the two.
+std::unique_ptr<PriorityOrder> make_las_quota_order(ServiceOptions service, const TenancyOptions& tenancy,
+                                                    bool kept = true);
 
 }  // namespace boreas::policy

@@ -10,6 +10,7 @@ void ReasonBook::apply(const Reasons& r) {
     if (jr.no_fit.kind != PendingKind::kNone) {
       e.form = Form::kNoFit;
       e.no_fit = jr.no_fit;
+      gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(jr.no_fit.kind);
       continue;
     }
     if (jr.job.value() >= exact_.size()) {
@@ -17,6 +18,7 @@ void ReasonBook::apply(const Reasons& r) {
     }
     e.form = Form::kExact;
     exact_[jr.job.value()] = r.exact[next_exact++];
+    gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(exact_[jr.job.value()].kind);
   }
   if (!r.shared) {
     return;
@@ -81,6 +83,7 @@ void ReasonBook::clear() {
   exact_.clear();
   queues_.clear();
   spans_.clear();
+  gave_quota_holds_ = false;
 }
 
 }  // namespace boreas::policy

@@ -287,10 +287,16 @@ void Engine::sample_until(Time t) {
   }
 }
 
-// The meter sees every change; the observer only the instant's last (after_last).
+// The meter sees every change (what only holds until the instant's last change, it skips); the
+// observer only the instant's last (after_last).
 void Engine::notify(Time t, bool after_last) {
-  meter_.observe(t, physics_ ? physics_->facility_power_w() : 0.0, reasons_);
-  if (observer_ && after_last) {
+  const double facility_w = physics_ ? physics_->facility_power_w() : 0.0;
+  if (!after_last) {
+    meter_.observe_before_more(t, facility_w);
+    return;
+  }
+  meter_.observe(t, facility_w, reasons_);
+  if (observer_) {
     observer_(state_, t);
   }
 }

@@ -246,8 +246,7 @@ void Meter::sync_rates() {
 }
 
 bool Meter::held_by_quota(JobId job, const policy::ReasonBook& reasons) const {
-  const policy::PendingKind kind = reasons.kind(job);
-  return kind == policy::PendingKind::kQuotaExceeded || kind == policy::PendingKind::kNeverFits;
+  return policy::is_quota_hold(reasons.kind(job));
 }
 
 // Per class of waiting jobs (same accepted GPU types): the free GPUs it accepts, and from the
@@ -320,8 +319,8 @@ double Meter::idle_while_waiting(const policy::ReasonBook& reasons) {
   }
   bucket_demand(free_scratch_);
   const double bound = matched_idle(free_scratch_);
-  if (bound == 0 || !options_.quota_holds) {
-    return bound;
+  if (bound == 0 || !options_.quota_holds || !reasons.gave_quota_holds()) {
+    return bound;  // with no job held by quota, the walk below finds the buckets' demand again
   }
   unheld_demand(reasons);  // only at moments when some waiting gang would fit
   return matched_idle(free_scratch_);
@@ -362,12 +361,22 @@ void Meter::fill_shares(uint64_t capacity) {
   water_fill(claims_, static_cast<double>(capacity), fill_scratch_);
 }
 
-void Meter::observe(Time t, double facility_w, const policy::ReasonBook& reasons) {
+bool Meter::follow(Time t, double facility_w) {
   integrate(t);
   const bool jobs_moved = sync_jobs();
   sync_rates();
   allocated_ = state_.total_gpus() - state_.free_gpus() - state_.down_gpus();
   facility_w_ = facility_w;
+  return jobs_moved;
+}
+
+void Meter::observe_before_more(Time t, double facility_w) {
+  moved_before_ = follow(t, facility_w) || moved_before_;
+}
+
+void Meter::observe(Time t, double facility_w, const policy::ReasonBook& reasons) {
+  const bool jobs_moved = follow(t, facility_w) || moved_before_;
+  moved_before_ = false;
   // Waiting jobs, free GPUs and demands only change with a lifecycle move or capacity going out
   // of or back into service; the policy's reasons (quota holds) may change in any round, but the
   // shares depend on the demands and the capacity alone.

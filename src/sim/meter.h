@@ -71,9 +71,14 @@ class Meter {
 
   // The run's first and last submission: fixes the window; an error when it ends before it starts.
   Status start(Time first_submit, Time last_submit);
-  // After every change at t. `facility_w`: facility power from now on (0 without power physics);
+  // After the last change at t. `facility_w`: facility power from now on (0 without power physics);
   // `reasons`: the jobs' latest pending reasons (read when quota_holds is set).
   void observe(Time t, double facility_w, const policy::ReasonBook& reasons);
+  // After a change at t that more changes at t follow (the batch of events before the round):
+  // integrates up to t and follows the journals, but leaves the rates that depend on the waiting
+  // jobs (idle while waiting, the shares) to the instant's observe(), since they would hold for no
+  // time. The totals are the same as with observe() here.
+  void observe_before_more(Time t, double facility_w);
   // The totals, with the window integrals carried on (state unchanged) to the window's end.
   MeterTotals finish(Time run_end);
 
@@ -85,6 +90,7 @@ class Meter {
     double shortfall = 0;
   };
   void integrate(Time t);
+  bool follow(Time t, double facility_w);  // integrate, sync; true when some job moved
   void integrate_window(Time from, Time to);
   bool sync_jobs();  // true when some job moved
   void sync_job(JobId job);
@@ -123,6 +129,7 @@ class Meter {
   // Rates valid since last_.
   uint32_t allocated_ = 0;
   uint32_t down_ = 0;  // down GPUs when idle_ and shares_ were last computed
+  bool moved_before_ = false;  // a job moved at an observe_before_more() since the last observe()
   double work_ = 0, facility_w_ = 0, idle_ = 0;
   std::vector<Share> shares_;                             // queues with demand
   std::vector<double> shortfall_gpu_s_, entitled_gpu_s_;  // per queue
