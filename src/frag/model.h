@@ -21,6 +21,8 @@ inline constexpr int64_t kMaxSpecGpu = 8000;
 
 // GPU types as a bit set over the cluster catalog's type ids; 0 on a pod = any type.
 using TypeMask = uint64_t;
+inline constexpr int kTypeBits = 64;  // GPU types a TypeMask can name (its bits)
+static_assert(sizeof(TypeMask) * 8 == kTypeBits);
 
 struct PodShape {
   int64_t cpu_milli = 0;

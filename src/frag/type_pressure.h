@@ -15,8 +15,8 @@
 namespace boreas::frag {
 
 struct TypePressure {
-  std::array<double, 64> pressure{};    // by GPU type bit, 0..1
-  std::array<double, 64> restricted{};  // restricted demand (milli) at 100 % arrived, by type
+  std::array<double, kTypeBits> pressure{};  // by GPU type bit, 0..1
+  std::array<double, kTypeBits> restricted{};  // restricted demand (milli) at 100 % arrived, by type
   double capacity = 0;                  // milli-GPU in the cluster
   TypeMask present = 0;                 // types with at least one GPU in the cluster
 };
