@@ -68,7 +68,6 @@ class BoreasScheduler final : public Scheduler {
     uint64_t started_round = 0;     // the round that last started it (rounds count from 1)
     uint32_t gpus = 0;              // its gang's size, read with the rest when first seen
     uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
-    uint64_t entered_round = 0;     // the round whose journal sync put it in its group
   };
   // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp): a sorted array
   // that may hold stale entries (jobs that left, told by their JobInfo) and the entries added
@@ -155,6 +154,8 @@ class BoreasScheduler final : public Scheduler {
   // The group's jobs from position `from` on join the shared set, each `base` + its position ahead;
   // the places its last call left in the book are not visited again.
   void place_group(uint32_t group, uint32_t from, uint32_t base);
+  // The waiting jobs of the group's queue in higher classes: ranked before all of the group's.
+  uint32_t jobs_in_higher_classes(const RankGroup& group) const;
   // The group's placed ranges after tidy_group removed or inserted entries with keys in [lo, hi],
   // `before` entries before.
   void shift_placed(RankGroup& group, const RankKey& lo, const RankKey& hi, size_t before);
@@ -245,7 +246,7 @@ class BoreasScheduler final : public Scheduler {
   uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
   uint64_t quiet_count_ = 0;   // quiet rounds run
   // What the plans told the drivers' books (plan.h): the shared set's free GPUs and largest free
-  // block, each job's entry (sent_); per group, the places it last gave (RankGroup::placed_*).
+  // block, each job's entry (sent_); per group, the places it last gave (RankGroup::placed).
   uint32_t shared_free_ = 0;
   uint32_t shared_block_ = 0;
   // What a job's entry in the books is: `no_fit` (kind kNone: something else), or its place in the

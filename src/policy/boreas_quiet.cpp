@@ -81,13 +81,16 @@ void BoreasScheduler::place_quiet(bool after_full, const std::vector<uint8_t>& c
     return;  // no group moved: every place stands
   }
   for (uint32_t g = 0; g < groups_.size(); ++g) {
-    const RankGroup& mine = groups_[g];
-    uint32_t higher = 0;
-    for (const RankGroup& h : groups_) {
-      higher += h.queue == mine.queue && h.class_value > mine.class_value ? static_cast<uint32_t>(h.jobs.size()) : 0;
-    }
-    place_group(g, 0, higher);
+    place_group(g, 0, jobs_in_higher_classes(groups_[g]));
   }
+}
+
+uint32_t BoreasScheduler::jobs_in_higher_classes(const RankGroup& mine) const {
+  size_t higher = 0;
+  for (const RankGroup& h : groups_) {
+    higher += h.queue == mine.queue && h.class_value > mine.class_value ? h.jobs.size() : 0;
+  }
+  return static_cast<uint32_t>(higher);
 }
 
 void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) {
@@ -270,12 +273,7 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
     if (r.emitted[g] >= mine.jobs.size()) {
       continue;
     }
-    size_t ahead = 0;
-    for (const RankGroup& h : groups_) {
-      ahead += h.queue == mine.queue && h.class_value > mine.class_value ? h.jobs.size() : 0;
-    }
-    ahead -= started[mine.queue];
-    place_group(g, r.emitted[g], static_cast<uint32_t>(ahead));
+    place_group(g, r.emitted[g], jobs_in_higher_classes(mine) - started[mine.queue]);
   }
 }
 

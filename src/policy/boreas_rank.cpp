@@ -23,7 +23,6 @@ void BoreasScheduler::enter_group(JobId job, const state::ClusterView& view) {
   }
   in.group = static_cast<int32_t>(it->second);
   in.group_attained = view.attained_gpu_us(job);
-  in.entered_round = round_;
   TypeCount guess;
   guess_demand(job, view, guess);  // sets in.guess_type
   RankGroup& g = groups_[it->second];
