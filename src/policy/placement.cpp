@@ -32,15 +32,11 @@ const std::vector<GpuTypeId>& TypeFilter::allowed(const JobSpec& job, const stat
 }
 
 bool TypeFilter::allows(const JobSpec& job, const Node& node, const state::ClusterView& view) {
-  if (!node.gpu_type) {
-    return false;
-  }
-  for (GpuTypeId t : allowed(job, view)) {
-    if (t == *node.gpu_type) {
-      return true;
-    }
-  }
-  return false;
+  return allows(allowed(job, view), node);
+}
+
+bool TypeFilter::allows(const std::vector<GpuTypeId>& allowed, const Node& node) {
+  return node.gpu_type && std::find(allowed.begin(), allowed.end(), *node.gpu_type) != allowed.end();
 }
 
 namespace {

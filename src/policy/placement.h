@@ -24,6 +24,8 @@ class TypeFilter {
   // The allowed types' ids, or every type of the cluster when the job names none.
   const std::vector<GpuTypeId>& allowed(const JobSpec& job, const state::ClusterView& view);
   bool allows(const JobSpec& job, const Node& node, const state::ClusterView& view);
+  // Whether the node's GPU type is among `allowed` (allowed()'s answer, read once for many nodes).
+  static bool allows(const std::vector<GpuTypeId>& allowed, const Node& node);
 
  private:
   std::unordered_map<uint32_t, std::vector<GpuTypeId>> cache_;  // by gpu_types symbol

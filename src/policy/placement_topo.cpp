@@ -141,8 +141,7 @@ class TopoPlacement final : public Placement {
     fullest_.clear();
     for (uint32_t i = 0; i < c.nodes.size(); ++i) {
       const uint32_t f = s.node_free(NodeId(i));
-      const auto& type = c.nodes[i].gpu_type;
-      if (f > 0 && type && std::find(allowed.begin(), allowed.end(), *type) != allowed.end()) {
+      if (f > 0 && TypeFilter::allows(allowed, c.nodes[i])) {
         fullest_.push_back({NodeId(i), f});
       }
     }
