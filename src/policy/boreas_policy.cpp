@@ -31,7 +31,8 @@ void BoreasScheduler::init(const state::ClusterView& view) {
   }
   if (jobs_.size() < view.job_count()) {
     jobs_.resize(view.job_count());
-    sent_.resize(view.job_count());
+    sent_place_.resize(view.job_count());
+    sent_no_fit_.resize(view.job_count());
     held_demand_.resize(view.job_count());
     held_known_.resize(view.job_count(), 0);
     counted_.resize(view.job_count());
@@ -49,7 +50,8 @@ double BoreasScheduler::queue_share(std::string_view queue) const {
 }
 
 void BoreasScheduler::set_reason(JobId job, PendingReason reason) {
-  sent_[job.value()] = Sent{};
+  sent_place_[job.value()] = SentPlace{};
+  sent_no_fit_[job.value()] = NoFitReason{};
   forget_placed(job);
   out_.exact.push_back(std::move(reason));
   out_.jobs.push_back(JobReason{job, NoFitReason{}});

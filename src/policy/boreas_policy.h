@@ -82,8 +82,8 @@ class BoreasScheduler final : public Scheduler {
     // Its jobs counted by (guessed GPU type, gang size); -1: no type of the cluster allowed.
     std::map<std::pair<int32_t, uint32_t>, uint32_t> sizes;
     // Places the book holds (boreas_quiet.cpp, place_group): the job at each position p in [from,
-    // to) has the shared place base + p. Sorted, disjoint; carried through tidy_group as positions
-    // shift, forgotten when a job of the group gets another entry.
+    // to) has the shared place base + p, less its queue's lowered_. Sorted, disjoint; carried
+    // through tidy_group as positions shift, forgotten when a job of the group gets another entry.
     struct Placed {
       uint32_t from = 0;
       uint32_t to = 0;
@@ -196,11 +196,12 @@ class BoreasScheduler final : public Scheduler {
   std::span<const TypeCount> guess_demand(JobId job, const state::ClusterView& view, TypeCount& out);
   // This round's reasons (plan.h), moved into its plan by take_reasons.
   void set_reason(JobId job, PendingReason reason);
-  // A no-fit reason the books already hold (sent_) is not sent again.
+  // A no-fit reason the books already hold (sent_no_fit_) is not sent again.
   void set_no_fit(JobId job, const NoFitReason& reason) {
-    Sent& sent = sent_[job.value()];
-    if (!(sent.no_fit == reason) || sent.span != 0) {
-      sent = Sent{reason, 0, 0};
+    SentPlace& place = sent_place_[job.value()];
+    if (place.span != 0 || !(sent_no_fit_[job.value()] == reason)) {
+      place = SentPlace{};
+      sent_no_fit_[job.value()] = reason;
       out_.jobs.push_back(JobReason{job, reason});
       forget_placed(job);
     }
@@ -246,17 +247,23 @@ class BoreasScheduler final : public Scheduler {
   uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
   uint64_t quiet_count_ = 0;   // quiet rounds run
   // What the plans told the drivers' books (plan.h): the shared set's free GPUs and largest free
-  // block, each job's entry (sent_); per group, the places it last gave (RankGroup::placed).
+  // block, each job's entry (sent_place_, sent_no_fit_); per group, the places it last gave
+  // (RankGroup::placed).
   uint32_t shared_free_ = 0;
   uint32_t shared_block_ = 0;
-  // What a job's entry in the books is: `no_fit` (kind kNone: something else), or its place in the
-  // shared set while `span` is span_ (its ahead count there).
-  struct Sent {
-    NoFitReason no_fit;
+  // What a job's entry in the books is: its place in the shared set while `span` is span_ (its
+  // ahead count there plus its queue's lowered_, modulo 2^32, as the book keeps it), else
+  // sent_no_fit_ (kind kNone: something else). Two arrays, so that the walks over the shared places
+  // (place_group) read 8 bytes a job.
+  struct SentPlace {
     uint32_t span = 0;
     uint32_t ahead = 0;
   };
-  std::vector<Sent> sent_;  // by job
+  // By queue: what the plans lowered the shared set's ahead counts by in all (plan.h, `lowered`).
+  std::vector<uint32_t> lowered_;
+  uint32_t lowered(uint32_t queue) const { return queue < lowered_.size() ? lowered_[queue] : 0; }
+  std::vector<SentPlace> sent_place_;    // by job
+  std::vector<NoFitReason> sent_no_fit_;  // by job; read where its place's span is 0
   uint32_t span_ = 0;
   std::vector<JobId> idle_held_;  // jobs mark_held set held_at for (count_idle_wait clears it)
   std::vector<std::vector<uint32_t>> last_held_;  // GPUs each queue held after the last plan

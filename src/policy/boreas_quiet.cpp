@@ -95,6 +95,7 @@ uint32_t BoreasScheduler::jobs_in_higher_classes(const RankGroup& mine) const {
 
 void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) {
   RankGroup& g = groups_[group];
+  const int64_t kept_base = static_cast<int64_t>(base) + lowered(g.queue);  // as the ranges keep it
   const auto size = static_cast<uint32_t>(g.jobs.size());
   auto place = [&](uint32_t to, uint32_t& p) {
     for (; p < to; ++p) {
@@ -104,7 +105,7 @@ void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) 
   };
   uint32_t p = from;
   for (const RankGroup::Placed& k : g.placed) {
-    if (k.base == base && k.to > p) {
+    if (k.base == kept_base && k.to > p) {
       place(std::min(k.from, size), p);
       p = std::max(p, std::min(k.to, size));
     }
@@ -114,7 +115,7 @@ void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) 
   if (!g.placed.empty()) {
     g.placed.back().to = std::min(g.placed.back().to, from);
   }
-  g.placed.push_back(RankGroup::Placed{from, size, base});
+  g.placed.push_back(RankGroup::Placed{from, size, kept_base});
 }
 
 // Entries before the first changed key kept their positions; those after the last moved by what
@@ -151,6 +152,9 @@ void BoreasScheduler::share_free(uint32_t free, uint32_t largest_block) {
     out_.shared.emplace();
     out_.shared->placed.reserve(round_places_);
     out_.shared->new_span = span_ == 0;
+    if (span_ == 0) {
+      lowered_.clear();  // the book's new span starts with none lowered
+    }
     span_ = std::max<uint32_t>(span_, 1);
   }
   out_.shared->free = free;
@@ -162,11 +166,12 @@ void BoreasScheduler::share_free(uint32_t free, uint32_t largest_block) {
 // In the shared set with this place (share_free gave the round's free GPUs).
 bool BoreasScheduler::place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead) {
   const uint32_t j = job.value();
-  Sent& sent = sent_[j];
-  if (sent.span == span_ && sent.ahead == ahead) {
+  SentPlace& sent = sent_place_[j];
+  const uint32_t kept = ahead + lowered(queue);
+  if (sent.span == span_ && sent.ahead == kept) {
     return false;
   }
-  sent = Sent{NoFitReason{}, span_, ahead};  // the book holds its place now
+  sent = SentPlace{span_, kept};  // the book holds its place now
   out_.shared->placed.push_back(SharedPlace{job, queue, need, ahead});
   return true;
 }
@@ -174,10 +179,11 @@ bool BoreasScheduler::place_shared(JobId job, uint32_t queue, uint32_t need, uin
 // A job of the shared set that leaves it without another reason (it starts, leaves its queue's
 // order, or a pass tried it and wrote nothing): its reason with the free GPUs it last waited with.
 void BoreasScheduler::materialize_quiet(JobId job) {
-  if (span_ != 0 && sent_[job.value()].span == span_) {
+  if (span_ != 0 && sent_place_[job.value()].span == span_) {
     const JobInfo& in = jobs_[job.value()];
-    set_no_fit(job, no_fit_reason(static_cast<uint32_t>(in.queue), in.gpus, sent_[job.value()].ahead,
-                                  shared_free_, shared_block_));
+    const auto q = static_cast<uint32_t>(in.queue);
+    set_no_fit(job, no_fit_reason(q, in.gpus, sent_place_[job.value()].ahead - lowered(q), shared_free_,
+                                  shared_block_));
   }
 }
 
@@ -250,9 +256,23 @@ bool BoreasScheduler::rest_cannot_start(Round& r) {
   return none_may_start(r);
 }
 
-// The jobs not reached join the shared set (plan.h) with this round's free GPUs.
+// The jobs not reached join the shared set (plan.h) with this round's free GPUs. Every job this
+// round started is ranked before them, so the set's members of its queue (the jobs not reached: the
+// pass gave every job it reached another entry) have one job fewer ahead; their places are lowered
+// by queue, not listed again.
 void BoreasScheduler::write_tail(Round& r, size_t walked) {
   share_free(r.scratch.total_free(), r.largest_block);
+  std::vector<uint32_t> started(book_->queue_count(), 0);
+  for (const Start& st : r.plan.starts) {
+    started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
+  }
+  for (uint32_t q = 0; q < started.size(); ++q) {
+    if (started[q] > 0) {
+      lowered_.resize(std::max<size_t>(lowered_.size(), q + 1), 0);
+      lowered_[q] += started[q];
+      out_.shared->lowered.push_back(SharedLowered{q, started[q]});
+    }
+  }
   for (size_t k = walked; k < r.ranked.size(); ++k) {  // ranked, not reached
     const RankedGang& gang = r.gangs[k];
     if (!gang.started) {
@@ -264,10 +284,6 @@ void BoreasScheduler::write_tail(Round& r, size_t walked) {
     }
   }
   // Not ranked: every job of its queue ranked before it waits but those this round started.
-  std::vector<uint32_t> started(book_->queue_count(), 0);
-  for (const Start& st : r.plan.starts) {
-    started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
-  }
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     const RankGroup& mine = groups_[g];
     if (r.emitted[g] >= mine.jobs.size()) {

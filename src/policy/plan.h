@@ -16,7 +16,9 @@
 // places the book does not hold already (the set's new jobs and those whose count moved). Every job
 // in the set takes the latest free GPUs, until a later entry of `jobs` for it takes it out: the
 // policy writes one when a job of the set gets another reason, starts, or leaves its queue's order
-// (then with the free GPUs it last waited with).
+// (then with the free GPUs it last waited with). A round that starts jobs of a queue lowers the
+// count of every member of the set of that queue by the number started (`lowered`), rather than
+// listing each one's new place: every start is ranked before them.
 
 #include <optional>
 #include <string>
@@ -47,10 +49,17 @@ struct SharedPlace {
   uint32_t ahead = 0;
 };
 
+// Every member of the shared set in `queue` has `by` fewer jobs ahead.
+struct SharedLowered {
+  uint32_t queue = 0;
+  uint32_t by = 0;
+};
+
 struct SharedReasons {
-  bool new_span = false;   // the set starts over: the book's earlier members keep their free GPUs
+  bool new_span = false;   // the set starts over: the book's earlier members keep their places
   uint32_t free = 0;       // the round's free GPUs
   uint32_t largest_block = 0;  // and most free on one node
+  std::vector<SharedLowered> lowered;  // applied before `placed`
   std::vector<SharedPlace> placed;
 };
 

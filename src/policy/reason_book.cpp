@@ -1,5 +1,7 @@
 #include "policy/reason_book.h"
 
+#include <algorithm>
+
 namespace boreas::policy {
 
 void ReasonBook::apply(const Reasons& r) {
@@ -23,11 +25,15 @@ void ReasonBook::apply(const Reasons& r) {
   if (!r.shared) {
     return;
   }
-  const Span now{r.shared->free, r.shared->largest_block};
   if (r.shared->new_span || spans_.empty()) {
-    spans_.push_back(now);
-  } else {
-    spans_.back() = now;
+    spans_.emplace_back();
+  }
+  Span& now = spans_.back();
+  now.free = r.shared->free;
+  now.largest_block = r.shared->largest_block;
+  for (const SharedLowered& l : r.shared->lowered) {
+    now.lowered.resize(std::max<size_t>(now.lowered.size(), l.queue + 1), 0);
+    now.lowered[l.queue] += l.by;
   }
   const auto span = static_cast<uint32_t>(spans_.size() - 1);
   for (const SharedPlace& p : r.shared->placed) {
@@ -36,7 +42,7 @@ void ReasonBook::apply(const Reasons& r) {
     e.span = span;
     e.no_fit.queue = p.queue;
     e.no_fit.need = p.need;
-    e.no_fit.ahead = p.ahead;
+    e.no_fit.ahead = p.ahead + lowered(now, p.queue);
   }
 }
 
@@ -45,7 +51,8 @@ NoFitReason ReasonBook::resolve(const Entry& e) const {
     return e.no_fit;
   }
   const Span& s = spans_[e.span];
-  return no_fit_reason(e.no_fit.queue, e.no_fit.need, e.no_fit.ahead, s.free, s.largest_block);
+  const uint32_t ahead = e.no_fit.ahead - lowered(s, e.no_fit.queue);
+  return no_fit_reason(e.no_fit.queue, e.no_fit.need, ahead, s.free, s.largest_block);
 }
 
 PendingReason ReasonBook::reason(JobId job) const {

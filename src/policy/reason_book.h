@@ -39,12 +39,16 @@ class ReasonBook {
   struct Entry {
     Form form = Form::kNone;
     uint32_t span = 0;   // kShared: its index in spans_
-    NoFitReason no_fit;  // kNoFit; kShared: queue, need and ahead
+    NoFitReason no_fit;  // kNoFit; kShared: queue, need and ahead + its span's `lowered` (modulo 2^32)
   };
   struct Span {
     uint32_t free = 0;
     uint32_t largest_block = 0;
+    std::vector<uint32_t> lowered;  // by queue: what its members' ahead counts were lowered by in all
   };
+  static uint32_t lowered(const Span& s, uint32_t queue) {
+    return queue < s.lowered.size() ? s.lowered[queue] : 0;
+  }
   Entry& entry(JobId job) {
     if (job.value() >= entries_.size()) {
       entries_.resize(job.value() + 1);
