@@ -236,6 +236,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   out_.jobs.reserve(full_round_reasons_);
   count_held_waits(r);
   rank(r);
+  in_passes_ = true;
   r.ranked.reserve(full_round_ranked_);
   r.gangs.reserve(full_round_ranked_);
   auto owed = [&](size_t i) {
@@ -287,6 +288,8 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
     evicted = r.evicted.size();
     guarantee_pass();
   }
+  forget_ranked(r);
+  in_passes_ = false;
   mark_held(r);
   if (!r.plan.preemptions.empty()) {  // victims may restart on GPUs their eviction left free
     const Time again = view.now() + Duration::micros(1);

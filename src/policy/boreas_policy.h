@@ -90,6 +90,7 @@ class BoreasScheduler final : public Scheduler {
       int64_t base = 0;
     };
     std::vector<Placed> placed;
+    bool forgot_ranked = false;  // a job it ranked this round got another entry (forget_ranked)
   };
   // How a gang beyond its queue's free guarantee starts: not at all, on reclaimable capacity,
   // pinned on unguaranteed GPUs, or covered by guarantee that running jobs of its queue give up.
@@ -159,13 +160,21 @@ class BoreasScheduler final : public Scheduler {
   // The group's placed ranges after tidy_group removed or inserted entries with keys in [lo, hi],
   // `before` entries before.
   void shift_placed(RankGroup& group, const RankKey& lo, const RankKey& hi, size_t before);
-  // A job's entry in the books changed other than by place_group: its group's places are unknown.
+  // A job's entry in the books changed other than by place_group: its group's places are unknown;
+  // while the passes run, only those of the jobs the round ranked (forget_ranked).
   void forget_placed(JobId job) {
     const int32_t g = jobs_[job.value()].group;
     if (g >= 0) {
-      groups_[static_cast<size_t>(g)].placed.clear();
+      RankGroup& group = groups_[static_cast<size_t>(g)];
+      if (in_passes_) {
+        group.forgot_ranked = true;
+      } else {
+        group.placed.clear();
+      }
     }
   }
+  // The places of each group that forgot some, before its count of jobs ranked this round.
+  void forget_ranked(const Round& round);
   void materialize_quiet(JobId job);
   void end_quiet_span();
   bool in_group(uint32_t group, const RankKey& key) const;
@@ -244,6 +253,7 @@ class BoreasScheduler final : public Scheduler {
   uint32_t named_queues_ = 0;     // queue indexes the plans named so far
   uint64_t round_ = 0;
   bool shortcuts_ = true;
+  bool in_passes_ = false;  // a full round's passes run: every job that gets an entry was ranked
   uint64_t quiet_round_ = 0;   // the last round, when it was quiet; 0 otherwise
   uint64_t quiet_count_ = 0;   // quiet rounds run
   // What the plans told the drivers' books (plan.h): the shared set's free GPUs and largest free

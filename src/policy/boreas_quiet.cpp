@@ -146,6 +146,21 @@ void BoreasScheduler::shift_placed(RankGroup& g, const RankKey& lo, const RankKe
   g.placed = std::move(kept);
 }
 
+void BoreasScheduler::forget_ranked(const Round& r) {
+  for (uint32_t g = 0; g < groups_.size(); ++g) {
+    RankGroup& group = groups_[g];
+    if (!group.forgot_ranked) {
+      continue;
+    }
+    group.forgot_ranked = false;
+    const uint32_t ranked = r.emitted[g];
+    std::erase_if(group.placed, [&](const RankGroup::Placed& k) { return k.to <= ranked; });
+    for (RankGroup::Placed& k : group.placed) {
+      k.from = std::max(k.from, ranked);
+    }
+  }
+}
+
 // The shared set's free GPUs from now on (its members' reasons follow them).
 void BoreasScheduler::share_free(uint32_t free, uint32_t largest_block) {
   if (!out_.shared) {
@@ -261,6 +276,7 @@ bool BoreasScheduler::rest_cannot_start(Round& r) {
 // pass gave every job it reached another entry) have one job fewer ahead; their places are lowered
 // by queue, not listed again.
 void BoreasScheduler::write_tail(Round& r, size_t walked) {
+  forget_ranked(r);
   share_free(r.scratch.total_free(), r.largest_block);
   std::vector<uint32_t> started(book_->queue_count(), 0);
   for (const Start& st : r.plan.starts) {
