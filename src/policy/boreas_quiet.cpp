@@ -271,10 +271,11 @@ bool BoreasScheduler::rest_cannot_start(Round& r) {
   return none_may_start(r);
 }
 
-// The jobs not reached join the shared set (plan.h) with this round's free GPUs. Every job this
-// round started is ranked before them, so the set's members of its queue (the jobs not reached: the
-// pass gave every job it reached another entry) have one job fewer ahead; their places are lowered
-// by queue, not listed again.
+// The jobs not reached join the shared set (plan.h) with this round's free GPUs. The set's members
+// are the jobs not reached (the pass gave every job it reached another entry), and the round's
+// starts are ranked before them (but those of the guarantee pass past the stop), so the plan lowers
+// the places of each queue by its starts; every member's count is still compared below (or found
+// in a kept range), so only the places the lowering did not make right are listed.
 void BoreasScheduler::write_tail(Round& r, size_t walked) {
   forget_ranked(r);
   share_free(r.scratch.total_free(), r.largest_block);
