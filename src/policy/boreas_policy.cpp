@@ -237,8 +237,8 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   count_held_waits(r);
   rank(r);
   in_passes_ = true;
-  r.ranked.reserve(full_round_ranked_);
-  r.gangs.reserve(full_round_ranked_);
+  r.ranked.swap(ranked_kept_);  // the arrays of the last full round, emptied: no allocation
+  r.gangs.swap(gangs_kept_);
   auto owed = [&](size_t i) {
     const uint32_t q = r.gangs[i].queue;
     const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();  // may_owe's answer, kept
@@ -297,7 +297,10 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   }
   last_held_ = held_;
   full_round_reasons_ = out_.jobs.size();
-  full_round_ranked_ = r.ranked.size();
+  ranked_kept_.swap(r.ranked);
+  gangs_kept_.swap(r.gangs);
+  ranked_kept_.clear();
+  gangs_kept_.clear();
   take_reasons(r.plan);
   return std::move(r.plan);
 }

@@ -226,6 +226,9 @@ class BoreasScheduler final : public Scheduler {
     bool guessed = false;
     TypeCount guess;
   };
+  // A full round's ranking arrays, kept empty between rounds for the next one (Round::ranked, gangs).
+  std::vector<JobId> ranked_kept_;
+  std::vector<RankedGang> gangs_kept_;
   bool owed_guess(const RankedGang& gang);
   // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say),
   // as of the books' current versions; the answer read without this call (`Round::may_owe`) stays
@@ -248,7 +251,6 @@ class BoreasScheduler final : public Scheduler {
   std::vector<JobInfo> jobs_;
   Reasons out_;                   // this round's reasons so far
   size_t full_round_reasons_ = 0;  // the last full round's count, reserved by the next
-  size_t full_round_ranked_ = 0;   // the same for the jobs it ranked
   size_t round_places_ = 0;        // the shared places the last round's plan gave
   uint32_t named_queues_ = 0;     // queue indexes the plans named so far
   uint64_t round_ = 0;
