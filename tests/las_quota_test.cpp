@@ -93,11 +93,15 @@ TEST(LasQuota, WithoutQueuesIsLas) {
   }
 }
 
-// The kept order (re-keying the journal's and the running jobs, merged into the last order; the
-// scheduler told which waiting jobs changed tier) plans as the plain path (every active job sorted
-// every round, every waiting job re-keyed on a tier change) in every round of random runs: a
-// three-level tree and a queue outside it, gangs of 1-8 GPUs on 32, two LAS thresholds crossed
-// while running, jobs ending and requeued (as failures do), with and without a preemption cap.
+// The kept order (re-keying the journal's and the running jobs, merged into each root queue's
+// order; only the roots whose jobs changed walked again, each until its guarantee has no room for
+// the smallest gang; the scheduler told which jobs changed key, running ones too) plans as the
+// plain path (every active job sorted and walked every round, every waiting job re-keyed on a tier
+// change, running jobs re-keyed every round) in every round of random runs: a three-level tree, a
+// flat root and a queue outside the tree (a root without guarantee), gangs of 1-8 GPUs on 32, two
+// LAS thresholds crossed while running, jobs ending and requeued (as failures do), with and without
+// a preemption cap. A walk that stops one gang early, moved jobs outside the owed tier left at
+// their old tier (a job reaching the cap), or running jobs whose key moved left unnamed, fail it.
 TEST(LasQuotaProperty, KeptOrderPlansAsThePlainPathOnRandomRuns) {
   const Cluster cluster = testing::uniform_cluster(2, 2, 8);
   auto tree = config::load_queues_string(testing::kClassedTree, "inline", cluster);
@@ -118,7 +122,8 @@ TEST(LasQuotaProperty, KeptOrderPlansAsThePlainPathOnRandomRuns) {
       tenancy.queues = std::make_shared<QueueTree>(*tree);
       auto make = [&](bool kept) {
         return policy::PriorityScheduler("las-quota", policy::make_las_quota_order(service, tenancy, kept),
-                                         policy::make_count_placement(), std::make_unique<policy::AdmitAll>());
+                                         policy::make_count_placement(),
+                                         std::make_unique<policy::AdmitAll>());
       };
       policy::PriorityScheduler kept = make(true);
       policy::PriorityScheduler plain = make(false);
@@ -136,7 +141,8 @@ TEST(LasQuotaProperty, KeptOrderPlansAsThePlainPathOnRandomRuns) {
         }
         const policy::Plan a = kept.schedule(state::ClusterView(s, now));
         const policy::Plan b = plain.schedule(state::ClusterView(s, now));
-        ASSERT_EQ(testing::plan_text(a), testing::plan_text(b)) << "cap " << cap << " seed " << seed << " at " << t;
+        ASSERT_EQ(testing::plan_text(a), testing::plan_text(b))
+            << "cap " << cap << " seed " << seed << " at " << t;
         ASSERT_TRUE(testing::apply_plan(s, a, now).is_ok());
         preempted += a.preemptions.size();
         rounds += s.pending().empty() ? 0 : 1;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <compare>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -30,8 +31,11 @@ struct LasEntry {
 // rate other than 1 are touched every round too, as the full walk touched every job: the rounding
 // of their work may show a crossing a microsecond before ServiceLevels' predicted time (at rate 1
 // both are the same integer arithmetic). Each job's queue and waiting demand are read once, a
-// running job's demand at its start. Waiting jobs whose tier changed are handed to the scheduler
-// as changed keys, and it re-keys those alone, not every waiting job. With starvation promotion on
+// running job's demand at its start. Queues under different roots share no guarantee, so the
+// order is kept per root and the owed tier is found again only under the roots whose jobs
+// changed (walk_dirty_groups). The jobs whose tier or LAS key changed, running or waiting,
+// are handed to the scheduler as changed keys, and it re-keys those alone, not every waiting job,
+// and keeps its running jobs sorted instead of re-keying them every round. With starvation promotion on
 // (it moves waiting jobs' levels without naming them) and on the plain path, every round touches
 // and sorts every active job and a tier change bumps the epoch.
 class LasQuotaOrder final : public PriorityOrder {
@@ -46,20 +50,25 @@ class LasQuotaOrder final : public PriorityOrder {
     levels_.update(view);
     if (!book_) {
       book_ = std::make_unique<QuotaBook>(queues_.get(), view.cluster());
+      type_count_ = static_cast<uint32_t>(view.cluster().catalog.size());
     }
     resize(view.job_count());
+    changed_.clear();
     if (kept_) {
       follow(view);
-    } else {
-      rebuild(view);
+      walk_dirty_groups(view);
+      return;
     }
+    rebuild(view);
     assign_tiers(view);
-    if (!kept_ && !changed_.empty()) {
+    if (!changed_.empty()) {
       ++epoch_;
       changed_.clear();
     }
   }
   uint64_t pending_key_epoch() const override { return epoch_; }
+  // On the kept path every job whose key moved is named in changed_keys(), running ones too.
+  bool running_keys_stable() const override { return kept_; }
   std::span<const JobId> changed_keys() const override { return changed_; }
   SortKey key(JobId job, const state::ClusterView& view) override {
     levels_.touch(job, view);
@@ -72,6 +81,16 @@ class LasQuotaOrder final : public PriorityOrder {
 
  private:
   static constexpr double kLevelsPerTier = 1e6;
+
+  // The active jobs under one root queue in LAS order (kept path).
+  struct Group {
+    uint32_t root = 0;
+    std::vector<LasEntry> order;
+    std::vector<LasEntry> added;  // entries to merge in
+    bool stale = false;           // order holds entries no longer live
+    bool dirty = false;           // to be walked this round
+    std::vector<JobId> owed;      // its owed jobs after the last walk
+  };
 
   LasEntry las_entry(JobId job, const state::ClusterView& view) const {
     return LasEntry{levels_.level(job), view.record(job).state == JobState::kRunning ? 0u : 1u,
@@ -90,6 +109,8 @@ class LasQuotaOrder final : public PriorityOrder {
     in_order_.resize(jobs, 0);
     keyed_.resize(jobs);
     mark_.resize(jobs, 0);
+    owed_mark_.resize(jobs, 0);
+    journal_mark_.resize(jobs, 0);
   }
 
   uint32_t queue_of(JobId job, const state::ClusterView& view) {
@@ -118,9 +139,27 @@ class LasQuotaOrder final : public PriorityOrder {
     queue_of(job, view);
     if (view.record(job).state == JobState::kRunning) {
       run_demand_[i] = demand_of(view.record(job).gpus, view);
+      note_gang(run_demand_[i]);
     } else if (!wait_known_[i]) {
       wait_demand_[i] = waiting_demand(job, view);
       wait_known_[i] = kept_ ? 1 : 0;
+      note_gang(wait_demand_[i]);
+    }
+  }
+
+  // What the entry's job asks of its queue's guarantee as it was last learned.
+  const Demand& demand(const LasEntry& e) const {
+    return e.waiting == 0 ? run_demand_[e.job.value()] : wait_demand_[e.job.value()];
+  }
+
+  // min_gang_ bounds from below, for every demand learned, its largest count of one type.
+  void note_gang(const Demand& d) {
+    uint32_t most = 0;
+    for (const TypeCount& tc : d) {
+      most = std::max(most, tc.gpus);
+    }
+    if (!d.empty()) {
+      min_gang_ = std::min(min_gang_, most);
     }
   }
 
@@ -157,6 +196,7 @@ class LasQuotaOrder final : public PriorityOrder {
       const JobId j = journal[journal_seen_];
       learn_demand(j, view);
       note(j);
+      journal_mark_[j.value()] = round_;
     }
     for (JobId j : levels_.changed()) {
       note(j);
@@ -166,47 +206,148 @@ class LasQuotaOrder final : public PriorityOrder {
         note(j);
       }
     }
-    added_.clear();
-    bool stale = false;
+    dirty_.clear();
     for (JobId j : moved_) {
       levels_.touch(j, view);
       const bool active = view.record(j).state == JobState::kRunning || view.pending().count(j) > 0;
       const LasEntry now = las_entry(j, view);
+      Group& g = group_of(j);
+      if (journal_mark_[j.value()] == round_) {
+        dirty(g);  // its demand may have changed, or its tier below the owed one
+      }
       if (in_order_[j.value()] && active && keyed_[j.value()] == now) {
         continue;
       }
-      stale = stale || in_order_[j.value()];
+      dirty(g);
+      g.stale = g.stale || in_order_[j.value()];
       in_order_[j.value()] = active ? 1 : 0;
       if (active) {
         keyed_[j.value()] = now;
-        added_.push_back(now);
+        g.added.push_back(now);
+        changed_.push_back(j);
       }
     }
-    merge(stale);
+    for (uint32_t g : dirty_) {
+      merge(groups_[g]);
+    }
   }
 
-  void merge(bool stale) {
-    if (stale) {
-      std::erase_if(order_, [&](const LasEntry& e) { return !in_order_[e.job.value()] || keyed_[e.job.value()] != e; });
+  void merge(Group& g) {
+    if (g.stale) {
+      std::erase_if(g.order, [&](const LasEntry& e) {
+        return !in_order_[e.job.value()] || keyed_[e.job.value()] != e;
+      });
+      g.stale = false;
     }
-    if (added_.empty()) {
+    if (g.added.empty()) {
       return;
     }
-    std::sort(added_.begin(), added_.end());
-    const auto kept = static_cast<std::ptrdiff_t>(order_.size());
-    order_.insert(order_.end(), added_.begin(), added_.end());
-    std::inplace_merge(order_.begin(), order_.begin() + kept, order_.end());
+    std::sort(g.added.begin(), g.added.end());
+    const auto kept = static_cast<std::ptrdiff_t>(g.order.size());
+    g.order.insert(g.order.end(), g.added.begin(), g.added.end());
+    std::inplace_merge(g.order.begin(), g.order.begin() + kept, g.order.end());
+    g.added.clear();
   }
 
-  // Each queue's jobs in LAS order fill its guarantee (skipping gangs that do not fit); the waiting
-  // jobs whose tier changed are listed in changed_.
+  // The tree's root above a book queue (queues missing from the tree are roots of their own).
+  uint32_t root_of(uint32_t q) const {
+    while (queues_ && q < queues_->queues.size() && queues_->parent[q]) {
+      q = queues_->parent[q]->value();
+    }
+    return q;
+  }
+
+  Group& group_of(JobId job) {
+    const auto q = static_cast<uint32_t>(queue_[job.value()]);
+    const uint32_t root = root_of(q);
+    if (groups_.size() <= root) {
+      groups_.resize(root + 1);
+    }
+    groups_[root].root = root;
+    return groups_[root];
+  }
+
+  void dirty(Group& g) {
+    if (!g.dirty) {
+      g.dirty = true;
+      dirty_.push_back(g.root);
+    }
+  }
+
+  Tier below_owed(JobId job, const state::ClusterView& view) const {
+    const bool capped = max_preemptions_ > 0 && view.record(job).state == JobState::kRunning &&
+                        view.record(job).preemptions >= max_preemptions_;
+    return capped ? kCapped : kRest;
+  }
+
+  void set_tier(JobId job, Tier t) {
+    if (tier_[job.value()] != t) {
+      tier_[job.value()] = t;
+      changed_.push_back(job);
+    }
+  }
+
+  // No job of the group fits any more: on every type the root's guarantee has less room than
+  // the smallest gang (its largest count of one type) any job asks for.
+  bool full(uint32_t root) const {
+    for (uint32_t t = 0; t < type_count_; ++t) {
+      const GpuTypeId type(t);
+      if (book_->capacity(type) > 0 &&
+          book_->usage(root, type) + min_gang_ <= book_->guaranteed(root, type)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The kept path: queues under different roots share no guarantee, so each root's jobs fill
+  // their guarantees alone, as the walk over all jobs would; only the roots whose jobs entered,
+  // left, moved or changed demand are walked again, each up to the point where nothing more fits.
+  // The book is left empty after each walk. Jobs that are not owed take the tier below it that
+  // their own state gives.
+  void walk_dirty_groups(const state::ClusterView& view) {
+    for (uint32_t r : dirty_) {
+      Group& g = groups_[r];
+      g.dirty = false;
+      fresh_.clear();
+      bool room = !full(r);
+      for (auto e = g.order.begin(); room && e != g.order.end(); ++e) {
+        const Demand& d = demand(*e);
+        const auto q = static_cast<uint32_t>(queue_[e->job.value()]);
+        if (!d.empty() && book_->within_guarantee(q, d)) {
+          book_->add(q, d, +1);
+          fresh_.push_back(e->job);
+          owed_mark_[e->job.value()] = round_;
+          room = !full(r);
+        }
+      }
+      for (JobId j : g.owed) {
+        if (owed_mark_[j.value()] != round_) {
+          set_tier(j, below_owed(j, view));
+        }
+      }
+      for (JobId j : fresh_) {
+        const uint32_t i = j.value();
+        book_->add(static_cast<uint32_t>(queue_[i]), demand(keyed_[i]), -1);
+        set_tier(j, kOwed);
+      }
+      g.owed.swap(fresh_);
+    }
+    for (JobId j : moved_) {
+      if (in_order_[j.value()] && tier_[j.value()] != kOwed) {
+        set_tier(j, below_owed(j, view));
+      }
+    }
+  }
+
+  // The plain path: each queue's jobs in LAS order fill its guarantee (skipping gangs that do not
+  // fit); the waiting jobs whose tier changed are listed in changed_.
   void assign_tiers(const state::ClusterView& view) {
     book_->clear_usage();
-    changed_.clear();
     for (const LasEntry& e : order_) {
       const uint32_t i = e.job.value();
       const bool running = e.waiting == 0;
-      const Demand& d = running ? run_demand_[i] : wait_demand_[i];
+      const Demand& d = demand(e);
       const auto q = static_cast<uint32_t>(queue_[i]);
       Tier t = kRest;
       if (!d.empty() && book_->within_guarantee(q, d)) {
@@ -235,11 +376,17 @@ class LasQuotaOrder final : public PriorityOrder {
   std::vector<int32_t> queue_;
   std::vector<Demand> wait_demand_, run_demand_;  // by job
   std::vector<uint8_t> wait_known_;               // by job: wait_demand_ read (kept path)
-  std::vector<LasEntry> order_;                   // active jobs in LAS order
-  std::vector<LasEntry> added_;                   // scratch: entries to merge in
-  std::vector<uint8_t> in_order_;                 // by job: has a live entry in order_
-  std::vector<LasEntry> keyed_;                   // by job: its live entry
-  std::vector<uint64_t> mark_;                    // by job: the round it was noted in
+  std::vector<LasEntry> order_;                   // active jobs in LAS order (plain path)
+  std::vector<Group> groups_;                     // by root queue (kept path)
+  std::vector<uint32_t> dirty_;                   // roots to walk this round
+  std::vector<JobId> fresh_;                      // scratch: a walk's owed jobs
+  std::vector<uint64_t> owed_mark_;               // by job: the round a walk found it owed
+  std::vector<uint64_t> journal_mark_;            // by job: the round it was last in the journal
+  uint32_t min_gang_ = std::numeric_limits<uint32_t>::max();
+  uint32_t type_count_ = 0;
+  std::vector<uint8_t> in_order_;  // by job: has a live entry in order_
+  std::vector<LasEntry> keyed_;    // by job: its live entry
+  std::vector<uint64_t> mark_;     // by job: the round it was noted in
   std::vector<JobId> moved_, changed_;
   size_t journal_seen_ = 0;
   uint64_t round_ = 0;
@@ -247,7 +394,8 @@ class LasQuotaOrder final : public PriorityOrder {
 
 }  // namespace
 
-std::unique_ptr<PriorityOrder> make_las_quota_order(ServiceOptions service, const TenancyOptions& tenancy, bool kept) {
+std::unique_ptr<PriorityOrder> make_las_quota_order(ServiceOptions service, const TenancyOptions& tenancy,
+                                                    bool kept) {
   return std::make_unique<LasQuotaOrder>(std::move(service), tenancy.queues, kept);
 }
 
