@@ -86,10 +86,10 @@ class LasQuotaOrder final : public PriorityOrder {
   struct Group {
     uint32_t root = 0;
     std::vector<LasEntry> order;
-    std::vector<LasEntry> added;  // entries to merge in
-    bool stale = false;           // order holds entries no longer live
-    bool dirty = false;           // to be walked this round
-    std::vector<JobId> owed;      // its owed jobs after the last walk
+    std::vector<LasEntry> added;    // entries to merge in
+    std::vector<LasEntry> removed;  // live entries replaced or dropped this round
+    bool dirty = false;             // to be walked this round
+    std::vector<JobId> owed;        // its owed jobs after the last walk
   };
 
   LasEntry las_entry(JobId job, const state::ClusterView& view) const {
@@ -219,12 +219,14 @@ class LasQuotaOrder final : public PriorityOrder {
         continue;
       }
       dirty(g);
-      g.stale = g.stale || in_order_[j.value()];
+      if (in_order_[j.value()]) {
+        g.removed.push_back(keyed_[j.value()]);
+      }
       in_order_[j.value()] = active ? 1 : 0;
       if (active) {
         keyed_[j.value()] = now;
         g.added.push_back(now);
-        changed_.push_back(j);
+        name(j);
       }
     }
     for (uint32_t g : dirty_) {
@@ -232,20 +234,38 @@ class LasQuotaOrder final : public PriorityOrder {
     }
   }
 
+  // Drops the group's replaced entries and merges the new ones in, both from the first position
+  // they touch: each list sorted, no entry looked up by job.
   void merge(Group& g) {
-    if (g.stale) {
-      std::erase_if(g.order, [&](const LasEntry& e) {
-        return !in_order_[e.job.value()] || keyed_[e.job.value()] != e;
-      });
-      g.stale = false;
+    std::vector<LasEntry>& order = g.order;
+    if (!g.removed.empty()) {
+      std::sort(g.removed.begin(), g.removed.end());
+      auto out = std::lower_bound(order.begin(), order.end(), g.removed.front());
+      auto r = g.removed.begin();
+      for (auto in = out; in != order.end(); ++in) {
+        if (r != g.removed.end() && *in == *r) {
+          ++r;
+        } else {
+          *out++ = *in;
+        }
+      }
+      order.erase(out, order.end());
+      g.removed.clear();
     }
     if (g.added.empty()) {
       return;
     }
     std::sort(g.added.begin(), g.added.end());
-    const auto kept = static_cast<std::ptrdiff_t>(g.order.size());
-    g.order.insert(g.order.end(), g.added.begin(), g.added.end());
-    std::inplace_merge(g.order.begin(), g.order.begin() + kept, g.order.end());
+    auto kept = static_cast<std::ptrdiff_t>(order.size());
+    auto add = static_cast<std::ptrdiff_t>(g.added.size());
+    order.resize(order.size() + g.added.size());
+    for (auto w = kept + add; add > 0;) {
+      if (kept > 0 && g.added[add - 1] < order[kept - 1]) {
+        order[--w] = order[--kept];
+      } else {
+        order[--w] = g.added[--add];
+      }
+    }
     g.added.clear();
   }
 
@@ -283,6 +303,13 @@ class LasQuotaOrder final : public PriorityOrder {
   void set_tier(JobId job, Tier t) {
     if (tier_[job.value()] != t) {
       tier_[job.value()] = t;
+      name(job);
+    }
+  }
+
+  // A job whose key changed; those of the journal the scheduler re-keys from the journal anyway.
+  void name(JobId job) {
+    if (journal_mark_[job.value()] != round_) {
       changed_.push_back(job);
     }
   }
