@@ -89,8 +89,13 @@ class LasQuotaOrder final : public PriorityOrder {
     std::vector<LasEntry> added;    // entries to merge in
     std::vector<LasEntry> removed;  // live entries replaced or dropped this round
     bool dirty = false;             // to be walked this round
-    std::vector<JobId> owed;        // its owed jobs after the last walk
+    LasEntry first;                 // while dirty: the first entry a change touched
+    std::vector<LasEntry> owed;     // its owed jobs after the last walk, in LAS order
+    bool stopped = false;           // the last walk stopped once nothing more fitted,
+    LasEntry stop;                  // after this entry (kBeforeAll: before any)
+    uint32_t gang = 0;              // min_gang_ at the last walk
   };
+  static constexpr LasEntry kBeforeAll{0, 0, std::numeric_limits<int64_t>::min(), JobId()};
 
   LasEntry las_entry(JobId job, const state::ClusterView& view) const {
     return LasEntry{levels_.level(job), view.record(job).state == JobState::kRunning ? 0u : 1u,
@@ -110,6 +115,7 @@ class LasQuotaOrder final : public PriorityOrder {
     keyed_.resize(jobs);
     mark_.resize(jobs, 0);
     owed_mark_.resize(jobs, 0);
+    owed_demand_.resize(jobs);
     journal_mark_.resize(jobs, 0);
   }
 
@@ -212,18 +218,19 @@ class LasQuotaOrder final : public PriorityOrder {
       const bool active = view.record(j).state == JobState::kRunning || view.pending().count(j) > 0;
       const LasEntry now = las_entry(j, view);
       Group& g = group_of(j);
-      if (journal_mark_[j.value()] == round_) {
-        dirty(g);  // its demand may have changed, or its tier below the owed one
+      if (journal_mark_[j.value()] == round_ && in_order_[j.value()]) {
+        dirty(g, keyed_[j.value()]);  // its demand may have changed, or its tier below the owed one
       }
       if (in_order_[j.value()] && active && keyed_[j.value()] == now) {
         continue;
       }
-      dirty(g);
       if (in_order_[j.value()]) {
+        dirty(g, keyed_[j.value()]);
         g.removed.push_back(keyed_[j.value()]);
       }
       in_order_[j.value()] = active ? 1 : 0;
       if (active) {
+        dirty(g, now);
         keyed_[j.value()] = now;
         g.added.push_back(now);
         name(j);
@@ -287,11 +294,14 @@ class LasQuotaOrder final : public PriorityOrder {
     return groups_[root];
   }
 
-  void dirty(Group& g) {
+  // The group changed at `at` (an entry that entered, left or may have changed demand).
+  void dirty(Group& g, const LasEntry& at) {
     if (!g.dirty) {
       g.dirty = true;
+      g.first = at;
       dirty_.push_back(g.root);
     }
+    g.first = std::min(g.first, at);
   }
 
   Tier below_owed(JobId job, const state::ClusterView& view) const {
@@ -328,41 +338,58 @@ class LasQuotaOrder final : public PriorityOrder {
   }
 
   // The kept path: queues under different roots share no guarantee, so each root's jobs fill
-  // their guarantees alone, as the walk over all jobs would; only the roots whose jobs entered,
-  // left, moved or changed demand are walked again, each up to the point where nothing more fits.
-  // The book is left empty after each walk. Jobs that are not owed take the tier below it that
-  // their own state gives.
+  // their guarantees alone, as the walk over all jobs would. The book keeps each root's usage from
+  // its last walk; a root is walked again only from the first entry a change touched (the owed
+  // jobs from there on are taken back out of the book first), up to the point where nothing more
+  // fits; a change behind that point changes nothing. Jobs that are not owed take the tier below
+  // it that their own state gives.
   void walk_dirty_groups(const state::ClusterView& view) {
     for (uint32_t r : dirty_) {
       Group& g = groups_[r];
       g.dirty = false;
-      fresh_.clear();
-      bool room = !full(r);
-      for (auto e = g.order.begin(); room && e != g.order.end(); ++e) {
-        const Demand& d = demand(*e);
-        const auto q = static_cast<uint32_t>(queue_[e->job.value()]);
-        if (!d.empty() && book_->within_guarantee(q, d)) {
-          book_->add(q, d, +1);
-          fresh_.push_back(e->job);
-          owed_mark_[e->job.value()] = round_;
-          room = !full(r);
-        }
+      LasEntry from = g.first;
+      if (g.stopped && g.gang != min_gang_) {
+        from = std::min(from, g.stop);  // a smaller gang may fit where the last walk stopped
       }
-      for (JobId j : g.owed) {
-        if (owed_mark_[j.value()] != round_) {
-          set_tier(j, below_owed(j, view));
-        }
+      if (g.stopped && g.stop < from) {
+        continue;
       }
-      for (JobId j : fresh_) {
-        const uint32_t i = j.value();
-        book_->add(static_cast<uint32_t>(queue_[i]), demand(keyed_[i]), -1);
-        set_tier(j, kOwed);
-      }
-      g.owed.swap(fresh_);
+      walk_from(g, from, view);
     }
     for (JobId j : moved_) {
       if (in_order_[j.value()] && tier_[j.value()] != kOwed) {
         set_tier(j, below_owed(j, view));
+      }
+    }
+  }
+
+  void walk_from(Group& g, const LasEntry& from, const state::ClusterView& view) {
+    const auto kept = std::lower_bound(g.owed.begin(), g.owed.end(), from);
+    undone_.assign(kept, g.owed.end());
+    g.owed.erase(kept, g.owed.end());
+    for (const LasEntry& e : undone_) {
+      book_->add(static_cast<uint32_t>(queue_[e.job.value()]), owed_demand_[e.job.value()], -1);
+    }
+    g.gang = min_gang_;
+    g.stopped = full(g.root);
+    g.stop = kBeforeAll;
+    for (auto e = std::lower_bound(g.order.begin(), g.order.end(), from); !g.stopped && e != g.order.end();
+         ++e) {
+      const Demand& d = demand(*e);
+      const auto q = static_cast<uint32_t>(queue_[e->job.value()]);
+      if (!d.empty() && book_->within_guarantee(q, d)) {
+        book_->add(q, d, +1);
+        owed_demand_[e->job.value()] = d;
+        owed_mark_[e->job.value()] = round_;
+        g.owed.push_back(*e);
+        set_tier(e->job, kOwed);
+        g.stopped = full(g.root);
+        g.stop = *e;
+      }
+    }
+    for (const LasEntry& e : undone_) {
+      if (owed_mark_[e.job.value()] != round_) {
+        set_tier(e.job, below_owed(e.job, view));
       }
     }
   }
@@ -406,7 +433,8 @@ class LasQuotaOrder final : public PriorityOrder {
   std::vector<LasEntry> order_;                   // active jobs in LAS order (plain path)
   std::vector<Group> groups_;                     // by root queue (kept path)
   std::vector<uint32_t> dirty_;                   // roots to walk this round
-  std::vector<JobId> fresh_;                      // scratch: a walk's owed jobs
+  std::vector<LasEntry> undone_;                  // scratch: owed entries a walk takes back
+  std::vector<Demand> owed_demand_;               // by job: what its owed entry added to the book
   std::vector<uint64_t> owed_mark_;               // by job: the round a walk found it owed
   std::vector<uint64_t> journal_mark_;            // by job: the round it was last in the journal
   uint32_t min_gang_ = std::numeric_limits<uint32_t>::max();
