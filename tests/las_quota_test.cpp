@@ -93,58 +93,77 @@ TEST(LasQuota, WithoutQueuesIsLas) {
   }
 }
 
-// The kept order (re-keying the journal's and the running jobs, merged into the last order; the
-// scheduler told which waiting jobs changed tier) plans as the plain path (every active job sorted
-// every round, every waiting job re-keyed on a tier change) in every round of random runs: a
-// three-level tree and a queue outside it, gangs of 1-8 GPUs on 32, two LAS thresholds crossed
-// while running, jobs ending and requeued (as failures do), with and without a preemption cap.
+// Philly's shape: every queue a root (small guarantees that fill and stop their walks, one of 0).
+constexpr const char* kFlatTree =
+    "queues:\n"
+    "  - {name: org, quotas: [{gpu: '*', guaranteed: 3}]}\n"
+    "  - {name: t1, quotas: [{gpu: '*', guaranteed: 6}]}\n"
+    "  - {name: t2, quotas: [{gpu: '*', guaranteed: 4}]}\n"
+    "  - {name: x, quotas: [{gpu: '*', guaranteed: 0}]}\n";
+
+// The kept order (re-keying the journal's and the running jobs, merged into each root queue's
+// order; a root walked again only from the first entry a change touched, until its guarantee has
+// no room for the smallest gang, and not at all when every change lies behind that point; the
+// scheduler told which jobs changed key, running ones too) plans as the plain path (every active
+// job sorted and walked every round, every waiting job re-keyed on a tier change, running jobs
+// re-keyed every round) in every round of random runs: a three-level tree, a flat root and a
+// queue outside the tree (a root without guarantee), then the same queues as flat roots
+// (kFlatTree, Philly's shape); gangs of 1-8 GPUs on 32, two LAS thresholds crossed while running,
+// jobs ending and requeued (as failures do), with and without a preemption cap. A walk that stops
+// one gang early or skips a change at its stop entry, owed jobs behind the first change not taken
+// back out, moved jobs outside the owed tier left at their old tier (a job reaching the cap), or
+// running jobs whose key moved left unnamed, fail it.
 TEST(LasQuotaProperty, KeptOrderPlansAsThePlainPathOnRandomRuns) {
   const Cluster cluster = testing::uniform_cluster(2, 2, 8);
-  auto tree = config::load_queues_string(testing::kClassedTree, "inline", cluster);
-  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
   const char* queues[] = {"org", "t1", "t2", "x", "z"};
   uint64_t preempted = 0, rounds = 0;
-  for (uint32_t cap : {0u, 2u}) {
-    for (uint32_t seed = 1; seed <= 10; ++seed) {
-      std::mt19937 rng(seed);
-      testing::JobListBuilder jobs;
-      for (int i = 0; i < 240; ++i) {
-        jobs.add(i / 2, 1 + rng() % 8, 5 + rng() % 60, queues[rng() % 5]);
-      }
-      policy::ServiceOptions service;
-      service.thresholds_gpu_s = {20, 90};
-      service.max_preemptions = cap;
-      policy::TenancyOptions tenancy;
-      tenancy.queues = std::make_shared<QueueTree>(*tree);
-      auto make = [&](bool kept) {
-        return policy::PriorityScheduler("las-quota", policy::make_las_quota_order(service, tenancy, kept),
-                                         policy::make_count_placement(), std::make_unique<policy::AdmitAll>());
-      };
-      policy::PriorityScheduler kept = make(true);
-      policy::PriorityScheduler plain = make(false);
-      state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
-      for (uint32_t t = 0; t < 200; ++t) {
-        const Time now = Time::from_seconds(t);
-        ASSERT_EQ(testing::submit_arrivals(s, jobs.jobs(), now).message(), "");
-        for (JobId j : std::vector<JobId>(s.running().begin(), s.running().end())) {
-          const uint32_t fate = rng() % 40;
-          if (fate < 2 || s.remaining_at(j, now) <= Duration::zero()) {
-            ASSERT_TRUE(s.finish(j, now).is_ok());
-          } else if (fate == 2) {
-            ASSERT_TRUE(s.requeue(j, now).is_ok());
-          }
+  for (const char* spec : {testing::kClassedTree, kFlatTree}) {
+    auto tree = config::load_queues_string(spec, "inline", cluster);
+    ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+    for (uint32_t cap : {0u, 2u}) {
+      for (uint32_t seed = 1; seed <= 10; ++seed) {
+        std::mt19937 rng(seed);
+        testing::JobListBuilder jobs;
+        for (int i = 0; i < 240; ++i) {
+          jobs.add(i / 2, 1 + rng() % 8, 5 + rng() % 60, queues[rng() % 5]);
         }
-        const policy::Plan a = kept.schedule(state::ClusterView(s, now));
-        const policy::Plan b = plain.schedule(state::ClusterView(s, now));
-        ASSERT_EQ(testing::plan_text(a), testing::plan_text(b)) << "cap " << cap << " seed " << seed << " at " << t;
-        ASSERT_TRUE(testing::apply_plan(s, a, now).is_ok());
-        preempted += a.preemptions.size();
-        rounds += s.pending().empty() ? 0 : 1;
+        policy::ServiceOptions service;
+        service.thresholds_gpu_s = {20, 90};
+        service.max_preemptions = cap;
+        policy::TenancyOptions tenancy;
+        tenancy.queues = std::make_shared<QueueTree>(*tree);
+        auto make = [&](bool kept) {
+          return policy::PriorityScheduler("las-quota", policy::make_las_quota_order(service, tenancy, kept),
+                                           policy::make_count_placement(),
+                                           std::make_unique<policy::AdmitAll>());
+        };
+        policy::PriorityScheduler kept = make(true);
+        policy::PriorityScheduler plain = make(false);
+        state::ClusterState s(cluster, jobs.jobs(), jobs.symbols());
+        for (uint32_t t = 0; t < 200; ++t) {
+          const Time now = Time::from_seconds(t);
+          ASSERT_EQ(testing::submit_arrivals(s, jobs.jobs(), now).message(), "");
+          for (JobId j : std::vector<JobId>(s.running().begin(), s.running().end())) {
+            const uint32_t fate = rng() % 40;
+            if (fate < 2 || s.remaining_at(j, now) <= Duration::zero()) {
+              ASSERT_TRUE(s.finish(j, now).is_ok());
+            } else if (fate == 2) {
+              ASSERT_TRUE(s.requeue(j, now).is_ok());
+            }
+          }
+          const policy::Plan a = kept.schedule(state::ClusterView(s, now));
+          const policy::Plan b = plain.schedule(state::ClusterView(s, now));
+          ASSERT_EQ(testing::plan_text(a), testing::plan_text(b))
+              << spec << "cap " << cap << " seed " << seed << " at " << t;
+          ASSERT_TRUE(testing::apply_plan(s, a, now).is_ok());
+          preempted += a.preemptions.size();
+          rounds += s.pending().empty() ? 0 : 1;
+        }
       }
     }
   }
-  EXPECT_GT(preempted, 200u);  // guarantees reclaimed and levels crossed, not only arrivals
-  EXPECT_GT(rounds, 2000u);
+  EXPECT_GT(preempted, 400u);  // guarantees reclaimed and levels crossed, not only arrivals
+  EXPECT_GT(rounds, 4000u);
 }
 
 // Whole-node jobs under LAS with one threshold at 8 GPU-s (within a level running jobs rank
