@@ -72,6 +72,9 @@ class TopoPlacement final : public Placement {
     index_domains(s.view().cluster());
     ideal_ = models::tightest_placement(job.gpus, node_gpus_, leaf_nodes_);
     ideal_comm_ = {};
+    if (o_.shortcuts && spread_waits(job, s.view())) {
+      return std::nullopt;  // what the domain search would decide: every shape left spans nodes
+    }
     std::optional<Candidate> best = best_candidate(job, s);
     if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view(), best->efficiency))) {
       return std::nullopt;
@@ -93,6 +96,7 @@ class TopoPlacement final : public Placement {
       grow(leaves_, rack.leaf).push_back(NodeId(i));
       grow(spines_, rack.spine).push_back(NodeId(i));
       node_gpus_ = std::max(node_gpus_, c.nodes[i].gpu_count);
+      some_without_nvlink_ = some_without_nvlink_ || !c.nodes[i].nvlink;
       leaf_count_ = std::max(leaf_count_, rack.leaf + 1);
     }
     for (const auto& l : leaves_) {
@@ -244,6 +248,36 @@ class TopoPlacement final : public Placement {
     return models::allreduce_seconds(pl, o_.gradient_bytes, links, o_.comm);
   }
 
+  // Whether the gang, which no single node holds now, would wait whatever the domain search found:
+  // every shape fill() can rate then spans k >= 2 nodes, with at least 1 and at most gpus / k of
+  // the gang on its emptiest node and 1 to min(k, leaves) leaves, so its efficiency is at most the
+  // best over those summaries (kept per gang size); below min_efficiency, a gang that would wait
+  // at that bound waits at any lower efficiency (may_wait's worth only grows as efficiency falls).
+  bool spread_waits(const JobSpec& job, const state::ClusterView& view) {
+    const double bound = best_spread_efficiency(view.cluster(), job.gpus);
+    return bound > 0 && bound < o_.min_efficiency && may_wait(job, view, bound);
+  }
+
+  double best_spread_efficiency(const Cluster& c, uint32_t gpus) {
+    if (gpus >= spread_bound_.size()) {
+      spread_bound_.resize(gpus + 1, -1);
+    }
+    double& best = spread_bound_[gpus];
+    if (best >= 0) {
+      return best;
+    }
+    best = 0;
+    for (uint32_t k = 2; k <= gpus; ++k) {
+      for (uint32_t m = 1; m <= gpus / k; ++m) {
+        for (uint32_t leaves = 1; leaves <= std::min(k, leaf_count_); ++leaves) {
+          const models::PlacementSummary summary{m, k, leaves};
+          best = std::max({best, efficiency(c, summary, true), some_without_nvlink_ ? efficiency(c, summary, false) : 0});
+        }
+      }
+    }
+    return best;
+  }
+
   // Waiting is worth it while it is shorter than the slowdown it avoids: the gang's expected run
   // (time limit, else a prediction from completed jobs — never its true duration) × (1/efficiency
   // − 1), at most max_wait. With no estimate yet it does not wait. Only while a running job may
@@ -268,9 +302,11 @@ class TopoPlacement final : public Placement {
   std::vector<models::NodeGpus> shape_;  // the shape fill() rates
   std::vector<uint8_t> leaf_seen_;       // by leaf: among the k nodes fill() rates
   uint32_t node_gpus_ = 1, leaf_nodes_ = 1, leaf_count_ = 0;
+  bool some_without_nvlink_ = false;  // else every shape fill() rates has NVLink
   // The gang's tightest placement and its all-reduce time without and with NVLink (per gang).
   models::PlacementSummary ideal_;
   std::array<std::optional<double>, 2> ideal_comm_;
+  std::vector<double> spread_bound_;  // by gang size: best_spread_efficiency, -1 until computed
 };
 
 }  // namespace
