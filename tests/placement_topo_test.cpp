@@ -174,32 +174,56 @@ std::map<uint32_t, uint32_t> plain_topo(const Cluster& c, const state::ClusterSt
   return chosen;
 }
 
+// 4 leaves of 3 nodes × 8 GPUs under 2 spines; a quarter of the nodes without NVLink when `mixed`.
+Cluster two_spines(std::mt19937& rng, bool mixed, decltype(Cluster::fabric) fabric) {
+  Cluster c = testing::uniform_cluster(4, 3, 8);
+  for (uint32_t r = 0; r < 4; ++r) {
+    c.racks[r].spine = r / 2;
+  }
+  for (Node& n : c.nodes) {
+    n.nvlink = !mixed || rng() % 4 != 0;
+  }
+  c.fabric = std::move(fabric);
+  return c;
+}
+
+// `holders` jobs of 1-3 GPUs, then a gang of `least` to `most` GPUs.
+testing::JobListBuilder holders_and_gang(std::mt19937& rng, int holders, uint32_t least, uint32_t most) {
+  testing::JobListBuilder b;
+  for (int i = 0; i < holders; ++i) {
+    b.add(0, 1 + rng() % 3, 100);
+  }
+  b.add(0, least + rng() % (most - least + 1), 10);
+  return b;
+}
+
+// Each job but the last held on consecutive GPUs from a random one (refused where taken); the
+// jobs held.
+std::vector<uint32_t> hold_randomly(testing::PlacementFixture& f, std::mt19937& rng) {
+  std::vector<uint32_t> held;
+  for (uint32_t j = 0; j + 1 < f.jobs().jobs().size(); ++j) {
+    const uint32_t first = rng() % 96;
+    if (f.hold(j, first, std::min(f.jobs().jobs()[j].gpus, 96 - first))) {
+      held.push_back(j);
+    }
+  }
+  return held;
+}
+
 // On random states of 4 leaves (3 nodes of 8 GPUs each, some without NVLink) under 2 spines,
 // gangs larger than a node (9-32 GPUs) take the shape the plain search rates best.
 TEST(TopoPlacementProperty, EqualsThePlainSearchOnRandomStates) {
   uint32_t placed = 0;
   for (uint32_t seed = 1; seed <= 200; ++seed) {
     std::mt19937 rng(seed);
-    Cluster c = testing::uniform_cluster(4, 3, 8);
-    for (uint32_t r = 0; r < 4; ++r) {
-      c.racks[r].spine = r / 2;
-    }
-    for (Node& n : c.nodes) {
-      n.nvlink = rng() % 4 != 0;
-    }
-    c.fabric = {{"nvlink", 450, Duration::micros(2)}, {"leaf", 50, Duration::micros(1)},
-                {"spine", 25, Duration::micros(3)}};
-    testing::JobListBuilder b;
-    for (int i = 0; i < 30; ++i) {
-      b.add(0, 1 + rng() % 3, 100);
-    }
-    const uint32_t gang = 9 + rng() % 24;
-    b.add(0, gang, 10);
+    Cluster c = two_spines(rng, true,
+                           {{"nvlink", 450, Duration::micros(2)},
+                            {"leaf", 50, Duration::micros(1)},
+                            {"spine", 25, Duration::micros(3)}});
+    testing::JobListBuilder b = holders_and_gang(rng, 30, 9, 32);
+    const uint32_t gang = b.jobs().back().gpus;
     testing::PlacementFixture f(c, b);
-    for (uint32_t j = 0; j + 1 < b.jobs().size(); ++j) {
-      const uint32_t first = rng() % 96;
-      (void)f.hold(j, first, std::min(b.jobs()[j].gpus, 96 - first));  // refused where taken
-    }
+    (void)hold_randomly(f, rng);
     policy::TopoOptions never_wait;
     never_wait.min_efficiency = 0;
     auto topo = policy::make_topo_placement(never_wait);
@@ -213,6 +237,55 @@ TEST(TopoPlacementProperty, EqualsThePlainSearchOnRandomStates) {
     placed += gpus ? 1 : 0;
   }
   EXPECT_GT(placed, 100u);
+}
+
+// A gang no single node holds whose every spread shape would wait is refused without the domain
+// search (its efficiency bounded by the best over the spread summaries the free counts allow): on
+// 2,000 random states and mid-round scratches of 4 leaves × 3 nodes × 8 GPUs under 2 spines
+// (Philly's links, a 2:1 spine; NVLink on every node, or on most), gangs of 3-16 GPUs with time
+// limits of 100 s-30 h asked at 0-3,000 s under min_efficiency 0.90-0.995, topo decides as with
+// the search always run. It fails when the bound ignores the scratch's touched nodes or is taken
+// one GPU too tight.
+TEST(TopoPlacementProperty, WaitBoundDecidesAsTheDomainSearch) {
+  uint32_t refused_with_room = 0;
+  uint32_t placed = 0;
+  for (uint32_t seed = 1; seed <= 2000; ++seed) {
+    std::mt19937 rng(seed);
+    Cluster c = two_spines(rng, seed % 2 == 0,
+                           {{"nvlink", 150, Duration::micros(2)},
+                            {"leaf", 12.5, Duration::micros(1)},
+                            {"spine", 6.25, Duration::micros(2)}});
+    testing::JobListBuilder b = holders_and_gang(rng, 45, 3, 16);
+    const uint32_t gang = b.jobs().back().gpus;
+    b.jobs().back().time_limit = Duration::seconds(100 + rng() % 108000);
+    testing::PlacementFixture f(c, b);
+    const std::vector<uint32_t> held = hold_randomly(f, rng);
+    state::ClusterView view(f.state(), Time::from_seconds(rng() % 3000));
+    policy::Scratch scratch(view);
+    for (uint32_t j : held) {  // a mid-round scratch: some holders released, some free GPUs claimed
+      if (rng() % 4 == 0) {
+        scratch.release(view.record(JobId(j)).gpus);
+      }
+    }
+    for (uint32_t g = 0; g < 96; ++g) {
+      if (rng() % 6 == 0 && scratch.gpu_free(GpuId(g))) {
+        scratch.claim(std::vector<GpuId>{GpuId(g)});
+      }
+    }
+    policy::TopoOptions o;
+    o.min_efficiency = 0.90 + 0.005 * static_cast<double>(rng() % 20);
+    policy::TopoOptions plain = o;
+    plain.shortcuts = false;
+    auto topo = policy::make_topo_placement(o);
+    auto searched = policy::make_topo_placement(plain);
+    const JobSpec& spec = f.state().spec(JobId(static_cast<uint32_t>(b.jobs().size() - 1)));
+    const auto expected = searched->place(spec, scratch);
+    EXPECT_EQ(topo->place(spec, scratch), expected) << "seed " << seed;
+    refused_with_room += !expected && scratch.total_free() >= gang ? 1 : 0;
+    placed += expected ? 1 : 0;
+  }
+  EXPECT_GT(refused_with_room, 40u);
+  EXPECT_GT(placed, 40u);
 }
 
 TEST(TopoPlacement, OptionsAreValidated) {

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 
+#include "policy/placement.h"
 #include "policy/scratch.h"
 #include "state/cluster_state.h"
 #include "support/cluster_builder.h"
@@ -98,7 +101,10 @@ std::vector<GpuId> pick(std::mt19937& rng, const Plain& p, bool free, uint32_t m
   return out;
 }
 
-void check_random_runs(uint32_t gpus_per_node) {
+// `after_step` (when given) looks at the scratch after each step of a run.
+using StepCheck = std::function<void(const policy::Scratch&, std::mt19937&, uint32_t seed)>;
+
+void check_random_runs(uint32_t gpus_per_node, const StepCheck& after_step = nullptr) {
   for (uint32_t seed = 1; seed <= 60; ++seed) {
     std::mt19937 rng(seed);
     const Cluster cluster = testing::uniform_cluster(3, 3, gpus_per_node);
@@ -143,6 +149,9 @@ void check_random_runs(uint32_t gpus_per_node) {
       }
       const std::string diff = difference(*scratch, plain, st);
       ASSERT_EQ(diff, "") << "seed " << seed << " step " << step;
+      if (after_step) {
+        after_step(*scratch, rng, seed);
+      }
     }
   }
 }
@@ -153,6 +162,36 @@ TEST(ScratchProperty, EqualsAPlainOverlayOnRandomChanges) {
 
 TEST(ScratchProperty, EqualsAPlainOverlayOnNodesPastTheMask) {
   check_random_runs(70);
+}
+
+// place_recalled answers as place() itself, for every placement that reads only a gang's shape,
+// on the random runs above: after each step three gangs of random shapes (1-16 GPUs, preemptible
+// or not; repeats are likely) are asked of the same scratch. It fails when a change does not clear
+// the refusals, or a refusal is kept for another shape.
+TEST(ScratchProperty, RecalledRefusalsAnswerAsPlacing) {
+  std::vector<std::unique_ptr<policy::Placement>> placements;
+  placements.push_back(policy::make_count_placement());
+  placements.push_back(policy::make_first_fit_placement());
+  placements.push_back(policy::make_pack_placement());
+  placements.push_back(policy::make_consolidated_placement());
+  uint32_t recalled = 0;
+  uint32_t placed = 0;
+  check_random_runs(8, [&](const policy::Scratch& scratch, std::mt19937& rng, uint32_t seed) {
+    policy::Placement& p = *placements[seed % placements.size()];
+    ASSERT_TRUE(p.reads_shape_only());
+    for (int ask = 0; ask < 3; ++ask) {
+      JobSpec gang = scratch.view().spec(JobId(0));
+      gang.gpus = 1 + rng() % 16;
+      gang.preemptible = rng() % 2 == 0;
+      const policy::Scratch::Shape shape{gang.gpus, gang.gpu_types.index(), gang.preemptible};
+      recalled += scratch.refused_before(shape) ? 1 : 0;
+      const auto got = policy::place_recalled(p, gang, scratch);
+      ASSERT_EQ(got, p.place(gang, scratch)) << p.name() << " seed " << seed;
+      placed += got ? 1 : 0;
+    }
+  });
+  EXPECT_GT(recalled, 200u);
+  EXPECT_GT(placed, 200u);
 }
 
 }  // namespace

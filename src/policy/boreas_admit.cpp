@@ -41,7 +41,7 @@ BoreasScheduler::Borrow BoreasScheduler::borrow_mode(Round& r, JobId job, const 
 
 bool BoreasScheduler::try_start(Round& r, JobId job, uint32_t need, bool guaranteed_pass) {
   if (r.scratch.total_free() >= need) {
-    if (auto gpus = placement_->place(r.view.spec(job), r.scratch)) {
+    if (auto gpus = place_recalled(*placement_, r.view.spec(job), r.scratch)) {
       const Demand d = demand_of(*gpus, r.view);
       if (!admit_placed(r, job, d, guaranteed_pass)) {
         return false;

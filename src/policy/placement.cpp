@@ -39,11 +39,27 @@ bool TypeFilter::allows(const std::vector<GpuTypeId>& allowed, const Node& node)
   return node.gpu_type && std::find(allowed.begin(), allowed.end(), *node.gpu_type) != allowed.end();
 }
 
+std::optional<std::vector<GpuId>> place_recalled(Placement& placement, const JobSpec& job, const Scratch& scratch) {
+  if (!placement.reads_shape_only()) {
+    return placement.place(job, scratch);
+  }
+  const Scratch::Shape shape{job.gpus, job.gpu_types.index(), job.preemptible};
+  if (scratch.refused_before(shape)) {
+    return std::nullopt;
+  }
+  auto gpus = placement.place(job, scratch);
+  if (!gpus) {
+    scratch.remember_refused(shape);
+  }
+  return gpus;
+}
+
 namespace {
 
 class CountPlacement final : public Placement {
  public:
   std::string_view name() const override { return "count"; }
+  bool reads_shape_only() const override { return true; }
 
   // Fullest-free nodes first, so a gang spans few nodes; only the count matters to the peers.
   std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& s) override {
@@ -63,6 +79,7 @@ class CountPlacement final : public Placement {
 class FirstFitPlacement final : public Placement {
  public:
   std::string_view name() const override { return "first-fit"; }
+  bool reads_shape_only() const override { return true; }
 
   // A scan in node order: first-fit is defined by that order, so no index helps.
   std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& s) override {

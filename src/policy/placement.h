@@ -37,10 +37,19 @@ class Placement {
   virtual std::string_view name() const = 0;
   // GPUs for the whole gang, or nullopt when it does not fit now. Never partial.
   virtual std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& scratch) = 0;
+  // Whether place() reads of the job only its GPU count, its type filter and whether it is
+  // preemptible, and of the scratch only its free GPUs and touched order (no time, no history), so
+  // that a refusal holds until the scratch changes.
+  virtual bool reads_shape_only() const { return false; }
 
  protected:
   TypeFilter types_;
 };
+
+// place(), answering nullopt without placing when a gang of the same shape was refused on the
+// same scratch since its last change (a round tries many waiting gangs of a few shapes between
+// starts); the plain place() for placements that read more than the shape.
+std::optional<std::vector<GpuId>> place_recalled(Placement& placement, const JobSpec& job, const Scratch& scratch);
 
 std::unique_ptr<Placement> make_count_placement();
 std::unique_ptr<Placement> make_first_fit_placement();

@@ -132,6 +132,7 @@ uint32_t distinct_nodes(const std::vector<GpuId>& gpus, const state::ClusterView
 // Best fit in one node first; a gang that fits no single node is handed to `spread`.
 class OneNodeFirst : public Placement {
  public:
+  bool reads_shape_only() const final { return true; }
   std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& s) final {
     if (job.gpus > s.total_free()) {
       return std::nullopt;

@@ -8,6 +8,7 @@ class SpotPreference final : public Placement {
  public:
   explicit SpotPreference(std::unique_ptr<Placement> inner) : inner_(std::move(inner)) {}
   std::string_view name() const override { return inner_->name(); }
+  bool reads_shape_only() const override { return inner_->reads_shape_only(); }
 
   std::optional<std::vector<GpuId>> place(const JobSpec& job, const Scratch& s) override {
     split(s.view().cluster());

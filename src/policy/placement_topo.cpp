@@ -72,6 +72,9 @@ class TopoPlacement final : public Placement {
     index_domains(s.view().cluster());
     ideal_ = models::tightest_placement(job.gpus, node_gpus_, leaf_nodes_);
     ideal_comm_ = {};
+    if (o_.shortcuts && spread_waits(job, s)) {
+      return std::nullopt;  // what the domain search would decide: every shape left spans nodes
+    }
     std::optional<Candidate> best = best_candidate(job, s);
     if (!best || (best->efficiency < o_.min_efficiency && may_wait(job, s.view(), best->efficiency))) {
       return std::nullopt;
@@ -93,6 +96,7 @@ class TopoPlacement final : public Placement {
       grow(leaves_, rack.leaf).push_back(NodeId(i));
       grow(spines_, rack.spine).push_back(NodeId(i));
       node_gpus_ = std::max(node_gpus_, c.nodes[i].gpu_count);
+      some_without_nvlink_ = some_without_nvlink_ || !c.nodes[i].nvlink;
       leaf_count_ = std::max(leaf_count_, rack.leaf + 1);
     }
     for (const auto& l : leaves_) {
@@ -244,6 +248,87 @@ class TopoPlacement final : public Placement {
     return models::allreduce_seconds(pl, o_.gradient_bytes, links, o_.comm);
   }
 
+  // Whether the gang, which no single node holds now, would wait whatever the domain search found.
+  // Every shape fill() can rate then spans k >= 2 nodes, with at most gpus / k of the gang and at
+  // most the free GPUs of the k-th fullest usable node on its emptiest node, and 1 to min(k, leaves)
+  // leaves; a domain's k fullest nodes hold the gang only if the cluster's k fullest do. So its
+  // efficiency is at most the best over those summaries. Below min_efficiency, a gang that would
+  // wait at that bound waits at any lower efficiency (may_wait's worth only grows as it falls).
+  // The bound over every k and share first (kept per gang size), then the tighter one from the free
+  // counts.
+  bool spread_waits(const JobSpec& job, const Scratch& s) {
+    const std::vector<std::vector<double>>& best = spread_table(s.view().cluster(), job.gpus);
+    double bound = 0;
+    for (uint32_t k = 2; k < best.size(); ++k) {
+      bound = std::max(bound, best[k].back());
+    }
+    if (bound > 0 && bound < o_.min_efficiency && may_wait(job, s.view(), bound)) {
+      return true;
+    }
+    bound = bound_from_free_counts(job, s, best);
+    return bound > 0 && bound < o_.min_efficiency && may_wait(job, s.view(), bound);
+  }
+
+  // The bound for this scratch: the usable nodes counted by free GPUs (the free index, the scratch's
+  // touched nodes moved to their counts here), walked fullest first. 1 (no bound) when one node
+  // holds the gang.
+  double bound_from_free_counts(const JobSpec& job, const Scratch& s, const std::vector<std::vector<double>>& best) {
+    const auto& view = s.view();
+    const std::vector<GpuTypeId>& allowed = types_.allowed(job, view);
+    const auto& index = view.state().free_index();
+    by_free_.assign(node_gpus_ + 1, 0);
+    for (GpuTypeId t : allowed) {
+      for (uint32_t f = 1; f <= index.max_free(t); ++f) {
+        by_free_[f] += static_cast<uint32_t>(index.nodes_with(t, f).size());
+      }
+    }
+    for (NodeId n : s.touched_nodes()) {
+      if (TypeFilter::allows(allowed, view.cluster().nodes[n.value()])) {
+        by_free_[view.state().node_free(n)] -= 1;
+        by_free_[s.node_free(n)] += 1;
+      }
+    }
+    double bound = 0;
+    uint32_t k = 0;
+    uint32_t prefix = 0;
+    for (uint32_t f = node_gpus_; f > 0 && k < job.gpus; --f) {
+      for (uint32_t i = 0; i < by_free_[f] && k < job.gpus; ++i) {
+        k += 1;
+        prefix += f;
+        if (prefix >= job.gpus) {
+          bound = k == 1 ? 1 : std::max(bound, best[k][std::min(f, job.gpus / k)]);
+        }
+      }
+    }
+    return bound;
+  }
+
+  // By k (2..gpus) and m (0..gpus / k): the best efficiency of a gang of `gpus` on k nodes with at
+  // most m on its emptiest node, over 1..min(k, leaves) leaves, with NVLink (and without, where some
+  // node lacks it); 0 for m = 0. Kept per gang size.
+  const std::vector<std::vector<double>>& spread_table(const Cluster& c, uint32_t gpus) {
+    if (gpus >= spread_best_.size()) {
+      spread_best_.resize(gpus + 1);
+    }
+    std::vector<std::vector<double>>& best = spread_best_[gpus];
+    if (!best.empty()) {
+      return best;
+    }
+    best.resize(gpus + 1);
+    for (uint32_t k = 2; k <= gpus; ++k) {
+      best[k].assign(gpus / k + 1, 0);
+      for (uint32_t m = 1; m <= gpus / k; ++m) {
+        double e = best[k][m - 1];
+        for (uint32_t leaves = 1; leaves <= std::min(k, leaf_count_); ++leaves) {
+          const models::PlacementSummary summary{m, k, leaves};
+          e = std::max({e, efficiency(c, summary, true), some_without_nvlink_ ? efficiency(c, summary, false) : 0});
+        }
+        best[k][m] = e;
+      }
+    }
+    return best;
+  }
+
   // Waiting is worth it while it is shorter than the slowdown it avoids: the gang's expected run
   // (time limit, else a prediction from completed jobs — never its true duration) × (1/efficiency
   // − 1), at most max_wait. With no estimate yet it does not wait. Only while a running job may
@@ -268,9 +353,12 @@ class TopoPlacement final : public Placement {
   std::vector<models::NodeGpus> shape_;  // the shape fill() rates
   std::vector<uint8_t> leaf_seen_;       // by leaf: among the k nodes fill() rates
   uint32_t node_gpus_ = 1, leaf_nodes_ = 1, leaf_count_ = 0;
+  bool some_without_nvlink_ = false;  // else every shape fill() rates has NVLink
   // The gang's tightest placement and its all-reduce time without and with NVLink (per gang).
   models::PlacementSummary ideal_;
   std::array<std::optional<double>, 2> ideal_comm_;
+  std::vector<std::vector<std::vector<double>>> spread_best_;  // by gang size: spread_table's
+  std::vector<uint32_t> by_free_;                              // usable nodes by free GPUs
 };
 
 }  // namespace

@@ -24,6 +24,9 @@ struct TopoOptions {
   double compute_s = 0.5;
   double overlap = 0.5;
   models::CommParams comm;
+  // false: every gang no single node holds runs the domain search, without the bound that refuses
+  // one whose every spread shape would wait (tests compare the two).
+  bool shortcuts = true;
 };
 
 Status validate(const TopoOptions& o);

@@ -31,8 +31,13 @@ uint32_t Scratch::rack_free(RackId rack) const {
   return static_cast<uint32_t>(static_cast<int32_t>(view_.state().rack_free(rack)) + delta);
 }
 
+bool Scratch::refused_before(const Shape& shape) const {
+  return std::find(refused_.begin(), refused_.end(), shape) != refused_.end();
+}
+
 void Scratch::change(GpuId gpu, bool now_free) {
   assert(gpu_free(gpu) != now_free && "claiming a taken GPU or releasing a free one");
+  refused_.clear();
   const NodeId node = view_.state().node_of(gpu);
   const Node& n = view_.cluster().nodes[node.value()];
   NodeChange& c = nodes_.get(node.value());
@@ -53,6 +58,7 @@ void Scratch::change(GpuId gpu, bool now_free) {
 }
 
 void Scratch::forget_touched_since(size_t mark) {
+  refused_.clear();
   for (size_t i = mark; i < touched_.size(); ++i) {
     NodeChange& c = nodes_.get(touched_[i].value());
     assert(c.touched && c.delta == 0 && "forgetting a node whose free count changed");

@@ -91,6 +91,18 @@ class Scratch {
   // Appends up to `count` free GPUs of `node` to `out`, lowest index first; returns how many.
   uint32_t take_free_on_node(NodeId node, uint32_t count, std::vector<GpuId>& out) const;
 
+  // A gang's shape as a placement that reads only that of a job sees it (Placement::reads_shape_only).
+  struct Shape {
+    uint32_t gpus = 0;
+    uint32_t gpu_types = 0;  // the Symbol's index
+    bool preemptible = true;
+    bool operator==(const Shape&) const = default;
+  };
+  // Shapes refused since the scratch last changed (place_recalled, placement.h); any claim, release
+  // or forget clears them.
+  bool refused_before(const Shape& shape) const;
+  void remember_refused(const Shape& shape) const { refused_.push_back(shape); }
+
  private:
   // GPUs of a node with at most this many keep their overrides in the node's mask.
   static constexpr uint32_t kMaskGpus = 64;
@@ -108,6 +120,7 @@ class Scratch {
   TouchedMap<int32_t> rack_delta_;
   std::unordered_map<uint32_t, bool> wide_flipped_;  // GPUs of nodes past kMaskGpus
   std::vector<NodeId> touched_;
+  mutable std::vector<Shape> refused_;  // a memo: placements see the scratch as const
 };
 
 }  // namespace boreas::policy
