@@ -8,12 +8,14 @@ namespace boreas::policy {
 
 PriorityScheduler::PriorityScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
                                      std::unique_ptr<Placement> placement,
-                                     std::unique_ptr<Admission> admission, uint32_t max_preemptions)
+                                     std::unique_ptr<Admission> admission, uint32_t max_preemptions,
+                                     bool sort_all)
     : name_(std::move(name)),
       order_(std::move(order)),
       placement_(std::move(placement)),
       admission_(std::move(admission)),
-      max_preemptions_(max_preemptions) {}
+      max_preemptions_(max_preemptions),
+      sort_all_(sort_all) {}
 
 void PriorityScheduler::RankedSet::resize(size_t jobs) {
   if (key_.size() < jobs) {
@@ -143,15 +145,6 @@ void PriorityScheduler::sync_pending(const state::ClusterView& view) {
   }
 }
 
-const std::vector<PriorityScheduler::Ranked>& PriorityScheduler::rank_running(
-    const state::ClusterView& view) {
-  if (order_->running_keys_stable()) {
-    return running_set_.items();
-  }
-  return running_.rank(view.running(), view.job_count(),
-                       [&](std::span<Ranked> items) { order_->rekey(items, view); });
-}
-
 // A running job no plan may preempt: not preemptible, or at the preemption cap.
 bool PriorityScheduler::kept_running(JobId job, const state::ClusterView& view) const {
   return !view.spec(job).preemptible || (max_preemptions_ > 0 && view.record(job).preemptions >= max_preemptions_);
@@ -175,30 +168,132 @@ void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, cons
   }
 }
 
-// The walk over running and pending jobs merged in rank order (Tiresias' semantics). The budget
-// only shrinks, so once it is below every waiting gang no pending job can be granted any more.
-void PriorityScheduler::decide(const state::ClusterView& view, const std::vector<Ranked>& running,
-                               Plan& plan) {
-  uint64_t budget = view.total_gpus() - view.down_gpus();  // nodes out of service host nothing
-  if (some_unpreemptible_ || max_preemptions_ > 0) {  // else no running job is kept
-    for (JobId j : view.running()) {
-      budget -= kept_running(j, view) ? view.spec(j).gpus : 0;
-    }
-  }
-  const uint64_t min_gpus = std::max<uint64_t>(1, pending_.min_gpus());
-  auto p = pending_.set().begin();
+// The walk over running and pending jobs merged in rank order (Tiresias' semantics), from the
+// waiting job `p` on. The budget only shrinks, so once it is below every waiting gang no pending
+// job can be granted any more.
+void PriorityScheduler::walk(const state::ClusterView& view, std::span<const Ranked> running, PendingIt p,
+                             uint64_t budget, Plan& plan) {
+  const auto end = pending_.set().end();
   for (const Ranked& r : running) {
-    for (; p != pending_.set().end() && *p < r && budget >= min_gpus; ++p) {
+    for (; p != end && *p < r && budget >= min_gpus_; ++p) {
       if (admission_->admit(p->job, view)) {
         consider(p->job, false, budget, view, plan);
       }
     }
     consider(r.job, true, budget, view, plan);
   }
-  for (; p != pending_.set().end() && budget >= min_gpus; ++p) {
+  for (; p != end && budget >= min_gpus_; ++p) {
     if (admission_->admit(p->job, view)) {
       consider(p->job, false, budget, view, plan);
     }
+  }
+}
+
+namespace {
+
+// The same as a < b, without a branch on the outcome: a running job's side of a waiting job is
+// not predictable in the part of the order left unsorted.
+bool ranks_before(const RankedJob& a, const RankedJob& b) {
+  const unsigned tertiary = static_cast<unsigned>(a.key.tertiary < b.key.tertiary) |
+                            (static_cast<unsigned>(a.key.tertiary == b.key.tertiary) &
+                             static_cast<unsigned>(a.job < b.job));
+  const unsigned secondary = static_cast<unsigned>(a.key.secondary < b.key.secondary) |
+                             (static_cast<unsigned>(a.key.secondary == b.key.secondary) & tertiary);
+  return (static_cast<unsigned>(a.key.primary < b.key.primary) |
+          (static_cast<unsigned>(a.key.primary == b.key.primary) & secondary)) != 0;
+}
+
+}  // namespace
+
+// Moves the running jobs ranked before the waiting job `p` to the front of `running` and the others
+// behind them, each in their order; returns how many rank before, adds their GPUs to `before_gpus`
+// and every job's to `held`.
+size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, const state::ClusterView& view,
+                                   uint64_t& held, uint64_t& before_gpus) {
+  below_.resize(running.size());
+  size_t before = 0;
+  size_t below = 0;
+  uint64_t all = 0;
+  uint64_t ahead = 0;
+  for (size_t i = 0; i < running.size(); ++i) {
+    const uint32_t gpus = view.spec(running[i].job).gpus;
+    const bool up = ranks_before(running[i], p);
+    below_[below] = running[i];
+    if (before != i) {  // a copy onto itself stalled: its two overlapping halves defeat store forwarding
+      running[before] = running[i];
+    }
+    before += up ? 1 : 0;
+    below += up ? 0 : 1;
+    all += gpus;
+    ahead += up ? gpus : 0;
+  }
+  std::copy_n(below_.begin(), below, running.begin() + static_cast<std::ptrdiff_t>(before));
+  held += all;
+  before_gpus += ahead;
+  return before;
+}
+
+// The walk without sorting the running jobs ranked above the first waiting job it grants, for
+// rounds where no running job is kept. Until a grant every running job ranked above the next
+// waiting one is kept whatever their order (the running jobs fit the budget together: checked at
+// the first split), and a waiting job not granted takes nothing; so only the running jobs ranked
+// below the first grant are sorted — none in a round that grants nothing. False (nothing decided)
+// when the running jobs do not fit together. Past a few waiting jobs not granted it sorts the rest
+// and walks on as walk() does, so a round costs at most a few passes more than the plain walk.
+bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<Ranked> running, uint64_t budget,
+                                      Plan& plan) {
+  constexpr int kPasses = 8;
+  auto p = pending_.set().begin();
+  bool granted = false;
+  for (int pass = 0; p != pending_.set().end() && pass < kPasses; ++p, ++pass) {
+    uint64_t held = 0;
+    uint64_t before_gpus = 0;
+    const size_t before = split_at(*p, running, view, held, before_gpus);
+    if (pass == 0 && held > budget) {
+      return false;  // some running job would not fit even before any grant: the plain walk decides
+    }
+    budget -= before_gpus;  // all kept
+    running = running.subspan(before);
+    if (budget < min_gpus_) {
+      return true;  // no waiting job is considered any more; the rest are kept
+    }
+    const size_t grants = grant_.size();
+    if (admission_->admit(p->job, view)) {
+      consider(p->job, false, budget, view, plan);
+    }
+    granted = grant_.size() > grants;
+    if (granted) {
+      ++p;
+      break;
+    }
+  }
+  if (granted || p != pending_.set().end()) {  // else nothing was granted and the rest are kept
+    RunningOrder::settle(running);
+    walk(view, running, p, budget, plan);
+  }
+  return true;
+}
+
+void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
+  uint64_t budget = view.total_gpus() - view.down_gpus();  // nodes out of service host nothing
+  if (some_unpreemptible_ || max_preemptions_ > 0) {  // else no running job is kept
+    for (JobId j : view.running()) {
+      budget -= kept_running(j, view) ? view.spec(j).gpus : 0;
+    }
+  }
+  min_gpus_ = std::max<uint32_t>(1, pending_.min_gpus());
+  if (order_->running_keys_stable()) {
+    walk(view, running_set_.items(), pending_.set().begin(), budget, plan);
+    return;
+  }
+  // Running keys move with service: every full round re-keys them all.
+  const std::span<Ranked> running = running_.keyed(view.running(), view.job_count(),
+                                                   [&](std::span<Ranked> items) { order_->rekey(items, view); });
+  const bool lazy = order_->sort_below_grants() && !sort_all_ && !some_unpreemptible_ &&
+                    max_preemptions_ == 0;  // no running job kept
+  if (!lazy || !decide_lazily(view, running, budget, plan)) {
+    RunningOrder::settle(running);
+    walk(view, running, pending_.set().begin(), budget, plan);
   }
 }
 
@@ -242,7 +337,7 @@ Plan PriorityScheduler::schedule(const state::ClusterView& view) {
       }
     }
   } else {
-    decide(view, rank_running(view), plan);
+    decide(view, plan);
   }
   place_granted(view, plan);
   plan.wake_at = wake_at(view, plan);

@@ -10,6 +10,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "policy/placement.h"
 #include "policy/scheduler.h"
@@ -66,6 +67,10 @@ class PriorityOrder {
   // (LAS: on demotion); the scheduler then keeps running jobs sorted too instead of re-sorting.
   virtual bool running_keys_stable() const { return false; }
   virtual std::span<const JobId> changed_keys() const { return {}; }
+  // True when running keys cross often enough that sorting only the running jobs below the first
+  // grant (PriorityScheduler::decide_lazily) beats settling them all (gittins; srtf's keys move
+  // together, and the extra pass cost it 3–5%).
+  virtual bool sort_below_grants() const { return false; }
   // When the order may change without any arrival or completion (e.g. a demotion) among the jobs
   // that run once this round's plan is applied.
   virtual std::optional<Time> wake_at(const state::ClusterView&, const Plan&) { return std::nullopt; }
@@ -87,9 +92,11 @@ class KeyedOrder : public PriorityOrder {
 class PriorityScheduler final : public Scheduler {
  public:
   // `max_preemptions` > 0: a running job preempted that many times is kept like a non-preemptible one.
+  // `sort_all`: rank every running job in every full round (the plain walk, which the
+  // property test compares with the default lazy one; see decide_lazily).
   PriorityScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
                     std::unique_ptr<Placement> placement, std::unique_ptr<Admission> admission,
-                    uint32_t max_preemptions = 0);
+                    uint32_t max_preemptions = 0, bool sort_all = false);
 
   std::string_view name() const override { return name_; }
   std::string_view placement_name() const override { return placement_->name(); }
@@ -126,15 +133,22 @@ class PriorityScheduler final : public Scheduler {
     // `rekey(items)` sets the key of every running job (in last round's order, the new ones last).
     template <typename Rekey>
     const std::vector<Ranked>& rank(std::span<const JobId> running, size_t jobs, Rekey&& rekey) {
-      carry_over(running, jobs);
-      rekey(std::span<Ranked>(items_));
-      settle();
+      settle(keyed(running, jobs, std::forward<Rekey>(rekey)));
       return items_;
     }
+    // The same jobs keyed but not yet sorted: in last round's order, which the caller may permute
+    // (a part it settles stays nearly sorted for the next round).
+    template <typename Rekey>
+    std::span<Ranked> keyed(std::span<const JobId> running, size_t jobs, Rekey&& rekey) {
+      carry_over(running, jobs);
+      rekey(std::span<Ranked>(items_));
+      return items_;
+    }
+    // Sorts `items` by (key, job): an insertion sort while few pairs crossed, else std::sort.
+    static void settle(std::span<Ranked> items);
 
    private:
     void carry_over(std::span<const JobId> running, size_t jobs);
-    void settle();
     std::vector<Ranked> items_;  // the last round's order, then this round's
     std::vector<uint64_t> mark_;  // by job: the round it was last seen running
     uint64_t round_ = 0;
@@ -144,9 +158,14 @@ class PriorityScheduler final : public Scheduler {
   void learn_jobs(const state::ClusterView& view);
   void sync_pending(const state::ClusterView& view);
   void rekey_pending(const state::ClusterView& view);
-  const std::vector<Ranked>& rank_running(const state::ClusterView& view);
   void sync_job(JobId job, const state::ClusterView& view);
-  void decide(const state::ClusterView& view, const std::vector<Ranked>& running, Plan& plan);
+  void decide(const state::ClusterView& view, Plan& plan);
+  using PendingIt = std::set<Ranked>::const_iterator;
+  void walk(const state::ClusterView& view, std::span<const Ranked> running, PendingIt p, uint64_t budget,
+            Plan& plan);
+  size_t split_at(const Ranked& p, std::span<Ranked> running, const state::ClusterView& view, uint64_t& held,
+                  uint64_t& before_gpus);
+  bool decide_lazily(const state::ClusterView& view, std::span<Ranked> running, uint64_t budget, Plan& plan);
   void consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
   bool kept_running(JobId job, const state::ClusterView& view) const;
@@ -157,6 +176,8 @@ class PriorityScheduler final : public Scheduler {
   std::unique_ptr<Placement> placement_;
   std::unique_ptr<Admission> admission_;
   uint32_t max_preemptions_ = 0;
+  bool sort_all_ = false;
+  uint32_t min_gpus_ = 1;  // this round's smallest waiting gang (at least 1)
   // Jobs in rank order with their keys, kept across rounds from the state's journal. Also counts
   // the jobs per gang size, so the walk can stop once no waiting gang fits in the budget left.
   class RankedSet {
@@ -182,6 +203,7 @@ class PriorityScheduler final : public Scheduler {
   uint64_t epoch_ = 0;
   RunningOrder running_;  // re-ranked every full round: running keys move with service
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
+  std::vector<Ranked> below_;    // decide_lazily's scratch: running jobs ranked below a waiting one
   size_t learned_ = 0;               // jobs learn_jobs has read
   bool some_unpreemptible_ = false;  // some job read so far is not preemptible
 };

@@ -30,21 +30,21 @@ void PriorityScheduler::RunningOrder::carry_over(std::span<const JobId> running,
 
 // Insertion sort while the moves stay within a few per job; past that, std::sort the rest of the
 // way (both end in the one order (key, job) defines).
-void PriorityScheduler::RunningOrder::settle() {
-  size_t budget = 8 * items_.size() + 64;
-  for (size_t i = 1; i < items_.size(); ++i) {
-    if (!(items_[i] < items_[i - 1])) {
+void PriorityScheduler::RunningOrder::settle(std::span<Ranked> items) {
+  size_t budget = 8 * items.size() + 64;
+  for (size_t i = 1; i < items.size(); ++i) {
+    if (!(items[i] < items[i - 1])) {
       continue;  // in place: most are, the keys move together
     }
-    const Ranked item = items_[i];
+    const Ranked item = items[i];
     size_t k = i;
-    for (; k > 0 && item < items_[k - 1]; --k) {
-      items_[k] = items_[k - 1];
+    for (; k > 0 && item < items[k - 1]; --k) {
+      items[k] = items[k - 1];
     }
-    items_[k] = item;
+    items[k] = item;
     const size_t moves = i - k;
     if (moves > budget) {
-      std::sort(items_.begin(), items_.end());
+      std::sort(items.begin(), items.end());
       return;
     }
     budget -= moves;

@@ -251,6 +251,7 @@ class GittinsOrder final : public KeyedOrder<GittinsOrder> {
     cursors_.resize(std::max(cursors_.size(), view.job_count()));
   }
   uint64_t pending_key_epoch() const override { return epoch_; }
+  bool sort_below_grants() const override { return true; }
   // Higher index first; until a job has completed, fall back to LAS order.
   SortKey key(JobId job, const state::ClusterView& view) final {
     const int64_t attained = view.attained_gpu_us(job);
