@@ -23,7 +23,25 @@ bool GittinsTable::refresh() {
   for (size_t i = 0; i < sorted_.size(); ++i) {
     prefix_[i + 1] = prefix_[i] + static_cast<double>(sorted_[i]);
   }
+  index_distinct();
   return true;
+}
+
+// The cursor's table: each distinct sample with the count and sum of the samples below it, read
+// from prefix_ so that a cursor's sums are the plain path's doubles.
+void GittinsTable::index_distinct() {
+  values_.clear();
+  below_.clear();
+  below_sum_.clear();
+  for (size_t i = 0; i < sorted_.size(); ++i) {
+    if (i == 0 || sorted_[i] != sorted_[i - 1]) {
+      values_.push_back(sorted_[i]);
+      below_.push_back(static_cast<int64_t>(i));
+      below_sum_.push_back(prefix_[i]);
+    }
+  }
+  below_.push_back(static_cast<int64_t>(sorted_.size()));
+  below_sum_.push_back(prefix_[sorted_.size()]);
 }
 
 double GittinsTable::index(int64_t attained, int64_t delta) {
@@ -32,33 +50,33 @@ double GittinsTable::index(int64_t attained, int64_t delta) {
   return index_at(attained, delta, lo, hi);
 }
 
-// The first position at or after `from` whose sample exceeds `value` (sorted_[from - 1] ≤ value):
-// a few steps, then galloping (strides doubling from `from`) and a binary search inside the last
-// stride: a running job's cursor moves by ~100 samples when it moves, so the probes stay near it
-// instead of halving the whole rest of the table. The binary search is branch-free (the probes'
-// outcomes are random, so branches on them mispredict half the time).
+// The first position in values_ at or after `from` whose value exceeds `value` (values_[from - 1]
+// ≤ value): a few steps, then galloping (strides doubling from `from`) and a binary search inside
+// the last stride: a running job's cursor moves by ~25 distinct samples when it moves, so the
+// probes stay near it instead of halving the whole rest of the table. The binary search is
+// branch-free (the probes' outcomes are random, so branches on them mispredict half the time).
 int64_t GittinsTable::upper_from(int64_t from, int64_t value) const {
-  const auto n = static_cast<int64_t>(sorted_.size());
+  const auto n = static_cast<int64_t>(values_.size());
   for (int step = 0; step < 8; ++step, ++from) {
-    if (from >= n || sorted_[from] > value) {
+    if (from >= n || values_[from] > value) {
       return from;
     }
   }
-  int64_t stride = 8;  // sorted_[from - 1] ≤ value
-  while (from + stride < n && sorted_[from + stride] <= value) {
+  int64_t stride = 8;  // values_[from - 1] ≤ value
+  while (from + stride < n && values_[from + stride] <= value) {
     from += stride + 1;
     stride *= 2;
   }
-  // The answer lies in [from, last]; sorted_[last] > value unless last == n.
+  // The answer lies in [from, last]; values_[last] > value unless last == n.
   const int64_t last = std::min(n, from + stride);
-  const int64_t* base = sorted_.data() + from;
+  const int64_t* base = values_.data() + from;
   int64_t len = last - from + 1;  // candidates from .. last
   while (len > 1) {
     const int64_t half = len / 2;
     base = base[half - 1] <= value ? base + half : base;
     len -= half;
   }
-  return base - sorted_.data();
+  return base - values_.data();
 }
 
 double GittinsTable::index(int64_t attained, int64_t delta, Cursor& c) {
@@ -72,24 +90,32 @@ double GittinsTable::index(int64_t attained, int64_t delta, Cursor& c) {
   if (c.version != version_ || attained < c.attained || cap < c.cap) {
     c = Cursor{version_, attained, cap, 0, 0};  // lo_next = hi_next = 0: both searched below
   }
+  if (values_.empty()) {  // no refresh has merged yet: no sample
+    c.attained = attained;
+    c.cap = cap;
+    c.lo_next = c.hi_next = std::numeric_limits<int64_t>::max();
+    return index_from(attained, delta, 0, 0, 0);
+  }
   if (attained >= c.lo_next) {
-    c.lo = upper_from(c.lo, attained);
-    c.lo_next = sample_or_max(c.lo);
+    c.at_lo = upper_from(c.at_lo, attained);
+    c.lo = below_[c.at_lo];
+    c.lo_next = value_or_max(c.at_lo);
   }
   if (cap >= c.hi_next) {
-    c.hi = upper_from(c.hi, cap);
-    c.hi_next = sample_or_max(c.hi);
-    c.hi_sum = prefix_.empty() ? 0 : prefix_[c.hi];  // empty until the first refresh that merges
+    c.at_hi = upper_from(c.at_hi, cap);
+    c.hi = below_[c.at_hi];
+    c.hi_next = value_or_max(c.at_hi);
+    c.hi_sum = below_sum_[c.at_hi];
   }
   c.attained = attained;
   c.cap = cap;
   const auto n = static_cast<int64_t>(sorted_.size());
-  c.spread = c.lo >= n ? 0 : c.hi_sum - prefix_[c.lo];
+  c.spread = c.lo >= n ? 0 : c.hi_sum - below_sum_[c.at_lo];
   return index_from(attained, delta, c.lo, c.hi, c.spread);
 }
 
-int64_t GittinsTable::sample_or_max(int64_t at) const {
-  return at < static_cast<int64_t>(sorted_.size()) ? sorted_[at] : std::numeric_limits<int64_t>::max();
+int64_t GittinsTable::value_or_max(int64_t at) const {
+  return at < static_cast<int64_t>(values_.size()) ? values_[at] : std::numeric_limits<int64_t>::max();
 }
 
 double GittinsTable::index_at(int64_t attained, int64_t delta, int64_t lo, int64_t hi) const {
