@@ -217,6 +217,67 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
   return owed;
 }
 
+// After pass 2 walked job `walked - 1`, blocked, the last one ranked: when it came from a group
+// that is a tie set of its own, the rest of that group is skipped if none of it can start. Nothing
+// the stop test reads moves while blocked jobs are walked, so the pass would not stop among them.
+bool BoreasScheduler::skip_blocked_run(Round& r, size_t walked, size_t evicted) {
+  const uint32_t g = r.single;
+  if (walked != r.ranked.size() || g == UINT32_MAX || r.evicted.size() != evicted) {
+    return false;
+  }
+  const RankGroup& group = groups_[g];
+  const uint32_t from = r.emitted[g];
+  const uint32_t q = group.queue;
+  if (from == 0 || from >= group.jobs.size() || group.jobs[from - 1].second != r.ranked.back().value()) {
+    return false;
+  }
+  // As the pass's `owed` and cannot_start would answer for each of them.
+  const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();
+  const bool may_be_owed = known ? r.may_owe[q] != 0 : may_owe(r, q);
+  const bool own_victims = options_.preemption.enabled && q < r.lowest_preemptible_class.size() &&
+                           r.lowest_preemptible_class[q] < group.class_value;
+  uint32_t smallest = UINT32_MAX;
+  for (const auto& [key, count] : group.sizes) {
+    smallest = std::min(smallest, key.second);
+  }
+  if (may_be_owed || own_victims || smallest <= r.scratch.total_free()) {
+    return false;
+  }
+  blocked_runs_.push_back(BlockedRun{g, from, r.waiting[q], r.scratch.total_free()});
+  r.waiting[q] += static_cast<uint32_t>(group.jobs.size() - from);
+  r.emitted[g] = static_cast<uint32_t>(group.jobs.size());  // ranked: the tail (write_tail) is past it
+  blocked_runs_skipped_ += 1;
+  return true;
+}
+
+void BoreasScheduler::write_blocked_run_one_by_one(Round& r, const BlockedRun& run) {
+  const RankGroup& group = groups_[run.group];
+  uint32_t ahead = run.ahead;
+  for (size_t p = run.from; p < group.jobs.size(); ++p, ++ahead) {
+    const uint32_t id = group.jobs[p].second;
+    set_no_fit(JobId(id), no_fit_reason(group.queue, jobs_[id].gpus, ahead, static_cast<uint32_t>(run.free),
+                                        r.largest_block));
+  }
+}
+
+// The reasons of the runs pass 2 skipped: a run whose free GPUs are the round's last joins the
+// shared set (the set's free GPUs are the round's; a round that did not stop gave every member
+// another entry, so its members are these runs); the others one by one.
+void BoreasScheduler::write_blocked_runs(Round& r) {
+  const uint64_t free = r.scratch.total_free();
+  for (const BlockedRun& run : blocked_runs_) {
+    if (run.free != free) {
+      write_blocked_run_one_by_one(r, run);
+      continue;
+    }
+    if (!out_.shared) {
+      share_free(static_cast<uint32_t>(free), r.largest_block);
+    }
+    place_group(run.group, run.from, run.ahead - run.from);  // position p waits behind ahead + p - from
+  }
+  blocked_runs_.clear();
+}
+
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
@@ -281,15 +342,28 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;
     }
+    if (blocked && shortcuts_) {
+      skip_blocked_run(r, i + 1, evicted);
+    }
   }
   // Reclaim for a job ranked later can take a queue down to its guarantee after that queue's
   // smaller jobs were passed over: they are owed now, so guarantees go again while evictions happen.
+  if (r.evicted.size() != evicted && !blocked_runs_.empty()) {
+    // The passes walk the ranking again: the skipped jobs get their reasons now and are ranked anew.
+    for (const BlockedRun& run : blocked_runs_) {
+      write_blocked_run_one_by_one(r, run);
+    }
+    blocked_runs_.clear();
+    forget_ranked(r);
+    restart_ranking(r);
+  }
   for (int again = 0; again < kGuaranteeRepeats && r.evicted.size() != evicted; ++again) {
     evicted = r.evicted.size();
     guarantee_pass();
   }
   forget_ranked(r);
   in_passes_ = false;
+  write_blocked_runs(r);
   mark_held(r);
   if (!r.plan.preemptions.empty()) {  // victims may restart on GPUs their eviction left free
     const Time again = view.now() + Duration::micros(1);

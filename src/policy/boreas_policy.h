@@ -49,6 +49,7 @@ class BoreasScheduler final : public Scheduler {
   // every round runs the passes over every job, as the property test's reference.
   void set_shortcuts(bool on) { shortcuts_ = on; }
   uint64_t quiet_rounds_run() const { return quiet_count_; }
+  uint64_t blocked_runs_skipped() const { return blocked_runs_skipped_; }
 
  private:
   struct Round;
@@ -130,6 +131,25 @@ class BoreasScheduler final : public Scheduler {
   // appends the next job to the round's ranking (false when none is left).
   bool emit_next(Round& round);
   void emit(Round& round, uint32_t job);
+  // Ranks again from the first job, for a guarantee pass after pass 2 (restart_ranking).
+  void restart_ranking(Round& round);
+  // Pass 2's blocked runs (boreas_policy.cpp): once a group that is a tie set of its own is reached
+  // and none of its jobs left can start (not owed, nothing of its class to preempt, every gang
+  // larger than the free GPUs), each of them would get only its no-fit reason, `ahead` the jobs of
+  // its queue left waiting before it. The pass skips them; the round's end gives them those reasons:
+  // as shared places when the free GPUs stood since (place_group, whose kept ranges make a run that
+  // did not move cost nothing), else one by one, as the pass would have.
+  struct BlockedRun {
+    uint32_t group = 0;
+    uint32_t from = 0;   // its first position skipped
+    uint32_t ahead = 0;  // that job's count of its queue's jobs left waiting before it
+    uint64_t free = 0;   // the round's free GPUs when it was skipped
+  };
+  bool skip_blocked_run(Round& round, size_t walked, size_t evicted);
+  void write_blocked_runs(Round& round);
+  void write_blocked_run_one_by_one(Round& round, const BlockedRun& run);
+  std::vector<BlockedRun> blocked_runs_;  // this round's
+  uint64_t blocked_runs_skipped_ = 0;      // for tests: runs skipped in all
   // Whether no job the pass has not reached can start or preempt (boreas_quiet.cpp): checked by
   // (group, guessed type) like a quiet round, again only once the free GPUs or `widened` moved;
   // write_tail then writes the reasons the rest of the pass would, ranking none of those jobs.

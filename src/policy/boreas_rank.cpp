@@ -175,10 +175,20 @@ void BoreasScheduler::emit(Round& r, uint32_t id) {
   gang.queue = static_cast<uint32_t>(in.queue);
   gang.gpus = in.gpus;
   gang.class_value = in.class_value;
+  gang.started = in.started_round == round_;  // when ranked again after this round's starts (restart_ranking)
   gang.guessed = in.guess_type >= 0;  // guess_demand's answer, looked up when the job entered its group
   if (gang.guessed) {
     gang.guess = TypeCount{GpuTypeId(static_cast<uint32_t>(in.guess_type)), in.gpus};
   }
+}
+
+void BoreasScheduler::restart_ranking(Round& r) {
+  r.ranked.clear();
+  r.gangs.clear();
+  r.emitted.assign(groups_.size(), 0);
+  r.next_tie = 0;
+  r.single = UINT32_MAX;
+  r.heads = {};
 }
 
 // The next job in (class, share, attained, id) order: groups that tie on class and share rank
