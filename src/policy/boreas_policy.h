@@ -155,6 +155,9 @@ class BoreasScheduler final : public Scheduler {
   // write_tail then writes the reasons the rest of the pass would, ranking none of those jobs.
   bool rest_cannot_start(Round& round);
   void write_tail(Round& round, size_t walked);
+  // The plan lowers the shared set's places of each queue by the round's starts there (plan.h);
+  // returns the starts by queue.
+  std::vector<uint32_t> lower_shared_by_starts(const Round& round);
   bool may_owe_any(Round& round);
   // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
   void count_held_waits(Round& round);
@@ -195,6 +198,13 @@ class BoreasScheduler final : public Scheduler {
   }
   // The places of each group that forgot some, before its count of jobs ranked this round.
   void forget_ranked(const Round& round);
+  // The group's places before position `at` (its jobs there got other entries).
+  static void forget_placed_before(RankGroup& group, uint32_t at) {
+    std::erase_if(group.placed, [&](const RankGroup::Placed& k) { return k.to <= at; });
+    for (RankGroup::Placed& k : group.placed) {
+      k.from = std::max(k.from, at);
+    }
+  }
   void materialize_quiet(JobId job);
   void end_quiet_span();
   bool in_group(uint32_t group, const RankKey& key) const;
