@@ -243,6 +243,13 @@ bool BoreasScheduler::skip_blocked_run(Round& r, size_t walked, size_t evicted) 
   if (may_be_owed || own_victims || smallest <= r.scratch.total_free()) {
     return false;
   }
+  // The jobs before the run are the group's last to get entries this round: the places from the
+  // run on stand (forget_ranked would drop them, the group now ranked to its end).
+  RankGroup& kept = groups_[g];
+  if (kept.forgot_ranked) {
+    kept.forgot_ranked = false;
+    forget_placed_before(kept, from);
+  }
   blocked_runs_.push_back(BlockedRun{g, from, r.waiting[q], r.scratch.total_free()});
   r.waiting[q] += static_cast<uint32_t>(group.jobs.size() - from);
   r.emitted[g] = static_cast<uint32_t>(group.jobs.size());  // ranked: the tail (write_tail) is past it
@@ -272,6 +279,7 @@ void BoreasScheduler::write_blocked_runs(Round& r) {
     }
     if (!out_.shared) {
       share_free(static_cast<uint32_t>(free), r.largest_block);
+      lower_shared_by_starts(r);  // a run whose count moved by its queue's starts stands in the book
     }
     place_group(run.group, run.from, run.ahead - run.from);  // position p waits behind ahead + p - from
   }
