@@ -252,6 +252,8 @@ bool BoreasScheduler::skip_blocked_run(Round& r, size_t walked, size_t evicted) 
   }
   blocked_runs_.push_back(BlockedRun{g, from, r.waiting[q], r.scratch.total_free()});
   r.waiting[q] += static_cast<uint32_t>(group.jobs.size() - from);
+  unranked_[q] -= static_cast<uint32_t>(group.jobs.size() - from);
+  owed_left_known_ = false;
   r.emitted[g] = static_cast<uint32_t>(group.jobs.size());  // ranked: the tail (write_tail) is past it
   blocked_runs_skipped_ += 1;
   return true;
@@ -317,7 +319,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   // ranks the rest).
   auto guarantee_pass = [&] {
     for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
-      if (shortcuts_ && !may_owe_any(r)) {
+      if (shortcuts_ && (!may_owe_any(r) || no_owed_job_left(r, i))) {
         break;
       }
       if (!r.gangs[i].started && owed(i)) {

@@ -133,6 +133,13 @@ class BoreasScheduler final : public Scheduler {
   void emit(Round& round, uint32_t job);
   // Ranks again from the first job, for a guarantee pass after pass 2 (restart_ranking).
   void restart_ranking(Round& round);
+  // The guarantee pass's second stop (boreas_rank.cpp): no job left to it may be owed.
+  bool no_owed_job_left(Round& round, size_t at);
+  void count_unranked();
+  std::vector<uint32_t> unranked_;  // by queue: its jobs this round's ranking has not reached
+  bool owed_left_known_ = false;     // no_owed_job_left said no as of these may_owe versions
+  uint64_t owed_left_at_ = 0;
+  uint64_t owed_left_books_ = 0;
   // Pass 2's blocked runs (boreas_policy.cpp): once a group that is a tie set of its own is reached
   // and none of its jobs left can start (not owed, nothing of its class to preempt, every gang
   // larger than the free GPUs), each of them would get only its no-fit reason, `ahead` the jobs of
