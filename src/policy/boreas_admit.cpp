@@ -218,6 +218,9 @@ void BoreasScheduler::remember_failed_reclaim(Round& r, JobId job) {
 
 bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, bool guaranteed_pass) {
   if (cands.empty()) {
+    if (guaranteed_pass && shortcuts_) {
+      remember_failed_reclaim(r, job);  // no borrower to reclaim from: the same as long as nothing moves
+    }
     return false;
   }
   if (r.victims_left == 0) {
