@@ -217,20 +217,30 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
   return owed;
 }
 
+// The group the last of `walked` ranked jobs came from, when it is a tie set of its own and has
+// jobs left after it (the first at r.emitted[group]); UINT32_MAX otherwise.
+uint32_t BoreasScheduler::group_left_after_last_ranked(const Round& r, size_t walked) const {
+  const uint32_t g = r.single;
+  if (walked != r.ranked.size() || g == UINT32_MAX) {
+    return UINT32_MAX;
+  }
+  const RankGroup& group = groups_[g];
+  const uint32_t from = r.emitted[g];
+  const bool left = from > 0 && from < group.jobs.size() && group.jobs[from - 1].second == r.ranked.back().value();
+  return left ? g : UINT32_MAX;
+}
+
 // After pass 2 walked job `walked - 1`, blocked, the last one ranked: when it came from a group
 // that is a tie set of its own, the rest of that group is skipped if none of it can start. Nothing
 // the stop test reads moves while blocked jobs are walked, so the pass would not stop among them.
 bool BoreasScheduler::skip_blocked_run(Round& r, size_t walked, size_t evicted) {
-  const uint32_t g = r.single;
-  if (walked != r.ranked.size() || g == UINT32_MAX || r.evicted.size() != evicted) {
+  const uint32_t g = group_left_after_last_ranked(r, walked);
+  if (g == UINT32_MAX || r.evicted.size() != evicted) {
     return false;
   }
   const RankGroup& group = groups_[g];
   const uint32_t from = r.emitted[g];
   const uint32_t q = group.queue;
-  if (from == 0 || from >= group.jobs.size() || group.jobs[from - 1].second != r.ranked.back().value()) {
-    return false;
-  }
   // As the pass's `owed` and cannot_start would answer for each of them.
   const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();
   const bool may_be_owed = known ? r.may_owe[q] != 0 : may_owe(r, q);

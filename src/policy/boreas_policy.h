@@ -153,6 +153,7 @@ class BoreasScheduler final : public Scheduler {
     uint64_t free = 0;   // the round's free GPUs when it was skipped
   };
   bool skip_blocked_run(Round& round, size_t walked, size_t evicted);
+  uint32_t group_left_after_last_ranked(const Round& round, size_t walked) const;
   void write_blocked_runs(Round& round);
   void write_blocked_run_one_by_one(Round& round, const BlockedRun& run);
   std::vector<BlockedRun> blocked_runs_;  // this round's
