@@ -230,6 +230,37 @@ uint32_t BoreasScheduler::group_left_after_last_ranked(const Round& r, size_t wa
   return left ? g : UINT32_MAX;
 }
 
+// After the first guarantee pass walked job `at`, the last ranked, untried: when it came from a
+// group that is a tie set of its own and its queue may not owe (may_owe's answers are current, and
+// nothing moves while no job is tried), the pass would try none of the group's jobs, and neither of
+// its stops would fire among them (their queue owes nothing). The group's rest is left unranked.
+bool BoreasScheduler::leave_unowed_group(Round& r, size_t at) {
+  const uint32_t g = group_left_after_last_ranked(r, at + 1);
+  if (g == UINT32_MAX) {
+    return false;
+  }
+  const uint32_t q = groups_[g].queue;
+  if (r.may_owe_at != r.widened || r.may_owe_books != books_version() || q >= r.may_owe.size() ||
+      r.may_owe[q] != 0) {
+    return false;
+  }
+  r.single = UINT32_MAX;  // emit_next goes on with the next tie set
+  return true;
+}
+
+// Whether a job this round started and the ranking has not reached again sits in the group at
+// `from` or later (after restart_ranking only: otherwise every start was ranked when it started).
+bool BoreasScheduler::holds_unranked_start(const Round& r, uint32_t g, uint32_t from) const {
+  if (starts_unranked_ == 0) {
+    return false;
+  }
+  const RankKey& first = groups_[g].jobs[from];
+  return std::any_of(r.plan.starts.begin(), r.plan.starts.end(), [&](const Start& st) {
+    const JobInfo& in = jobs_[st.job.value()];
+    return in.group == static_cast<int32_t>(g) && !(RankKey{in.group_attained, st.job.value()} < first);
+  });
+}
+
 // After pass 2 walked job `walked - 1`, blocked, the last one ranked: when it came from a group
 // that is a tie set of its own, the rest of that group is skipped if none of it can start. Nothing
 // the stop test reads moves while blocked jobs are walked, so the pass would not stop among them.
@@ -250,7 +281,7 @@ bool BoreasScheduler::skip_blocked_run(Round& r, size_t walked, size_t evicted) 
   for (const auto& [key, count] : group.sizes) {
     smallest = std::min(smallest, key.second);
   }
-  if (may_be_owed || own_victims || smallest <= r.scratch.total_free()) {
+  if (may_be_owed || own_victims || smallest <= r.scratch.total_free() || holds_unranked_start(r, g, from)) {
     return false;
   }
   // The jobs before the run are the group's last to get entries this round: the places from the
@@ -327,23 +358,36 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   };
   // Ranks as it walks; stops once no queue may be owed, as no job left would be tried (pass 2 then
   // ranks the rest).
-  auto guarantee_pass = [&] {
+  // The first pass may leave unranked the rest of a group no job of which it would try (pass 2
+  // then ranks anew); a pass again after pass 2 walks pass 2's ranking.
+  bool ranking_cut = false;
+  starts_unranked_ = 0;
+  auto guarantee_pass = [&](bool may_cut) {
     for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
       if (shortcuts_ && (!may_owe_any(r) || no_owed_job_left(r, i))) {
         break;
       }
       if (!r.gangs[i].started && owed(i)) {
         try_start(r, r.ranked[i], r.gangs[i].gpus, true);
+      } else if (may_cut && shortcuts_) {
+        ranking_cut = leave_unowed_group(r, i) || ranking_cut;
       }
     }
   };
   if (!shortcuts_ || may_owe_any(r)) {  // else the guarantee pass would try no job
-    guarantee_pass();
+    guarantee_pass(true);
+  }
+  if (ranking_cut) {
+    forget_ranked(r);  // as of the pass's ranking: its jobs with entries are before `emitted`
+    restart_ranking(r);
+    // Pass 2's stop (write_tail) and its blocked runs count every start as ranked before them:
+    // the stop waits until the pass has ranked them again, a run may not hold one.
+    starts_unranked_ = static_cast<uint32_t>(r.plan.starts.size());
   }
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
   size_t evicted = r.evicted.size();
   for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
-    if (shortcuts_ && r.evicted.size() == evicted && rest_cannot_start(r)) {
+    if (shortcuts_ && r.evicted.size() == evicted && starts_unranked_ == 0 && rest_cannot_start(r)) {
       write_tail(r, i);  // what the rest of the pass would write
       break;
     }
@@ -379,7 +423,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   }
   for (int again = 0; again < kGuaranteeRepeats && r.evicted.size() != evicted; ++again) {
     evicted = r.evicted.size();
-    guarantee_pass();
+    guarantee_pass(false);
   }
   forget_ranked(r);
   in_passes_ = false;

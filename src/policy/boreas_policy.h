@@ -153,7 +153,10 @@ class BoreasScheduler final : public Scheduler {
     uint64_t free = 0;   // the round's free GPUs when it was skipped
   };
   bool skip_blocked_run(Round& round, size_t walked, size_t evicted);
+  bool leave_unowed_group(Round& round, size_t at);
   uint32_t group_left_after_last_ranked(const Round& round, size_t walked) const;
+  bool holds_unranked_start(const Round& round, uint32_t group, uint32_t from) const;
+  uint32_t starts_unranked_ = 0;  // after restart_ranking: the round's starts not ranked again yet
   void write_blocked_runs(Round& round);
   void write_blocked_run_one_by_one(Round& round, const BlockedRun& run);
   std::vector<BlockedRun> blocked_runs_;  // this round's

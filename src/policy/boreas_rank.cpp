@@ -188,6 +188,7 @@ void BoreasScheduler::emit(Round& r, uint32_t id) {
   gang.gpus = in.gpus;
   gang.class_value = in.class_value;
   gang.started = in.started_round == round_;  // when ranked again after this round's starts (restart_ranking)
+  starts_unranked_ -= gang.started && starts_unranked_ > 0 ? 1 : 0;
   gang.guessed = in.guess_type >= 0;  // guess_demand's answer, looked up when the job entered its group
   if (gang.guessed) {
     gang.guess = TypeCount{GpuTypeId(static_cast<uint32_t>(in.guess_type)), in.gpus};
