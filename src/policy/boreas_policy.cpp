@@ -435,6 +435,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   }
   last_held_ = held_;
   full_round_reasons_ = out_.jobs.size();
+  keep_running_lists(r);
   ranked_kept_.swap(r.ranked);
   gangs_kept_.swap(r.gangs);
   ranked_kept_.clear();

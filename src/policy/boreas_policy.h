@@ -123,6 +123,8 @@ class BoreasScheduler final : public Scheduler {
   void count(JobId job, const Demand& demand);
   void uncount(JobId job);
   const std::vector<JobId>& running_in(Round& round, uint32_t queue);
+  void keep_running_lists(Round& round);
+  std::vector<std::vector<JobId>> running_kept_;  // Round::running_by_queue between rounds, for its capacity
   void rank(Round& round);
   void sync_groups(const state::ClusterView& view);
   void enter_group(JobId job, const state::ClusterView& view);
