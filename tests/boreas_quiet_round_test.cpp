@@ -25,7 +25,7 @@ namespace boreas {
 namespace {
 
 struct Counts {
-  uint64_t rounds = 0, quiet = 0, started = 0, preempted = 0, behind = 0;
+  uint64_t rounds = 0, quiet = 0, started = 0, preempted = 0, behind = 0, blocked_runs = 0;
 };
 
 void end_some(state::ClusterState& s, Time now, std::mt19937& rng) {
@@ -91,6 +91,7 @@ void compare_run(uint32_t seed, PlacementFactory make, bool with_queues, Counts&
   }
   EXPECT_EQ(full.quiet_rounds_run(), 0u);
   counts.quiet += quiet.quiet_rounds_run();
+  counts.blocked_runs += quiet.blocked_runs_skipped();
 }
 
 TEST(BoreasQuietRoundProperty, QuietRoundsPlanAndExplainAsThePasses) {
@@ -106,6 +107,7 @@ TEST(BoreasQuietRoundProperty, QuietRoundsPlanAndExplainAsThePasses) {
     EXPECT_LT(counts.quiet, counts.rounds * 9 / 10);  // and many ran the passes
     EXPECT_GT(counts.started, 500u);
     EXPECT_GT(counts.behind, 1000u);  // reasons that count the jobs ahead in the queue
+    EXPECT_GT(counts.blocked_runs, 50u);  // pass 2 skipped groups that could not start
     if (with_queues) {
       EXPECT_GT(counts.preempted, 20u);
     }

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <random>
 
 #include "config/cluster_spec.h"
 #include "policy/boreas_policy.h"
@@ -219,6 +220,52 @@ TEST(QuotaBook, HierarchyCeilingsAndBorrowing) {
   EXPECT_FALSE(book.borrowing(t1, two, t1));  // a queue never reclaims from itself
   EXPECT_EQ(book.max_gpus(t1, GpuTypeId(0)), 6u);
   EXPECT_EQ(book.unused_guarantees(), 2u);  // other's 2; org is full
+}
+
+// borrowing_any lets a victim search pass a queue without reading its jobs, so it must say yes
+// whenever borrowing() does for some demand (and, as it is exact, only then): random usage on a
+// three-level tree with two GPU types and per-type guarantees, every victim and claimant pair.
+TEST(QuotaBookProperty, BorrowingAnyIsBorrowingOfSomeType) {
+  Cluster cluster = testing::uniform_cluster(2, 2, 8);
+  GpuType second;
+  second.name = "TEST2";
+  cluster.catalog.add(second);
+  for (Node& n : cluster.nodes) {
+    n.gpu_type = n.rack.value() == 1 ? GpuTypeId(1) : GpuTypeId(0);
+  }
+  auto tree = config::load_queues_string(
+      "queues:\n"
+      "  - {name: org, quotas: [{gpu: TEST, guaranteed: 10}, {gpu: TEST2, guaranteed: 4}]}\n"
+      "  - {name: t1, parent: org, quotas: [{gpu: TEST, guaranteed: 6}, {gpu: TEST2, guaranteed: 1}]}\n"
+      "  - {name: t2, parent: org, quotas: [{gpu: TEST, guaranteed: 2}, {gpu: TEST2, guaranteed: 3}]}\n"
+      "  - {name: p, parent: t1, quotas: [{gpu: TEST2, guaranteed: 1}]}\n"
+      "  - {name: other, quotas: [{gpu: TEST, guaranteed: 3}]}\n",
+      "inline", cluster);
+  ASSERT_TRUE(tree.is_ok()) << tree.status().message();
+  std::mt19937 rng(7);
+  uint64_t said_yes = 0, said_no = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    policy::QuotaBook book(&*tree, cluster);
+    const uint32_t queues = static_cast<uint32_t>(book.queue_count());
+    for (int k = 0; k < 4; ++k) {
+      const policy::Demand d{{GpuTypeId(rng() % 2), 1 + static_cast<uint32_t>(rng() % 5)}};
+      book.add(static_cast<uint32_t>(rng() % queues), d, +1);
+    }
+    for (uint32_t victim = 0; victim < queues; ++victim) {
+      for (uint32_t claimant = 0; claimant < queues; ++claimant) {
+        bool some_type = false;
+        for (uint32_t t = 0; t < 2; ++t) {
+          const policy::Demand one{{GpuTypeId(t), 1}};
+          some_type = some_type || book.borrowing(victim, one, claimant);
+        }
+        ASSERT_EQ(book.borrowing_any(victim, claimant), some_type)
+            << "trial " << trial << " victim " << book.name(victim) << " claimant " << book.name(claimant);
+        (some_type ? said_yes : said_no) += 1;
+      }
+    }
+  }
+  EXPECT_GT(said_yes, 500u);  // both answers are exercised
+  EXPECT_GT(said_no, 500u);
 }
 
 TEST(PreemptionGuard, HysteresisBlocksPreemptingBack) {

@@ -170,7 +170,11 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
   const auto mine = static_cast<uint32_t>(jobs_[job.value()].queue);
   std::vector<JobId> out;
   for (uint32_t q = 0; q < book_->queue_count(); ++q) {
-    for (JobId v : q == mine ? std::vector<JobId>{} : running_in(r, q)) {
+    // A queue under its guarantees lends nothing: none of its jobs passes borrowing() below.
+    if (q == mine || (shortcuts_ && !book_->borrowing_any(q, mine))) {
+      continue;
+    }
+    for (JobId v : running_in(r, q)) {
       const JobInfo& vi = jobs_[v.value()];
       if (r.evicted.count(v.value()) == 0 && vi.borrowed && !vi.pinned && view.spec(v).preemptible &&
           vi.class_preemptible &&
@@ -214,6 +218,9 @@ void BoreasScheduler::remember_failed_reclaim(Round& r, JobId job) {
 
 bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, bool guaranteed_pass) {
   if (cands.empty()) {
+    if (guaranteed_pass && shortcuts_) {
+      remember_failed_reclaim(r, job);  // no borrower to reclaim from: the same as long as nothing moves
+    }
     return false;
   }
   if (r.victims_left == 0) {

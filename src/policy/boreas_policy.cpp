@@ -217,6 +217,118 @@ bool BoreasScheduler::owed_guess(const RankedGang& gang) {
   return owed;
 }
 
+// The group the last of `walked` ranked jobs came from, when it is a tie set of its own and has
+// jobs left after it (the first at r.emitted[group]); UINT32_MAX otherwise.
+uint32_t BoreasScheduler::group_left_after_last_ranked(const Round& r, size_t walked) const {
+  const uint32_t g = r.single;
+  if (walked != r.ranked.size() || g == UINT32_MAX) {
+    return UINT32_MAX;
+  }
+  const RankGroup& group = groups_[g];
+  const uint32_t from = r.emitted[g];
+  const bool left = from > 0 && from < group.jobs.size() && group.jobs[from - 1].second == r.ranked.back().value();
+  return left ? g : UINT32_MAX;
+}
+
+// After the first guarantee pass walked job `at`, the last ranked, untried: when it came from a
+// group that is a tie set of its own and its queue may not owe (may_owe's answers are current, and
+// nothing moves while no job is tried), the pass would try none of the group's jobs, and neither of
+// its stops would fire among them (their queue owes nothing). The group's rest is left unranked.
+bool BoreasScheduler::leave_unowed_group(Round& r, size_t at) {
+  const uint32_t g = group_left_after_last_ranked(r, at + 1);
+  if (g == UINT32_MAX) {
+    return false;
+  }
+  const uint32_t q = groups_[g].queue;
+  if (r.may_owe_at != r.widened || r.may_owe_books != books_version() || q >= r.may_owe.size() ||
+      r.may_owe[q] != 0) {
+    return false;
+  }
+  r.single = UINT32_MAX;  // emit_next goes on with the next tie set
+  return true;
+}
+
+// Whether a job this round started and the ranking has not reached again sits in the group at
+// `from` or later (after restart_ranking only: otherwise every start was ranked when it started).
+bool BoreasScheduler::holds_unranked_start(const Round& r, uint32_t g, uint32_t from) const {
+  if (starts_unranked_ == 0) {
+    return false;
+  }
+  const RankKey& first = groups_[g].jobs[from];
+  return std::any_of(r.plan.starts.begin(), r.plan.starts.end(), [&](const Start& st) {
+    const JobInfo& in = jobs_[st.job.value()];
+    return in.group == static_cast<int32_t>(g) && !(RankKey{in.group_attained, st.job.value()} < first);
+  });
+}
+
+// After pass 2 walked job `walked - 1`, blocked, the last one ranked: when it came from a group
+// that is a tie set of its own, the rest of that group is skipped if none of it can start. Nothing
+// the stop test reads moves while blocked jobs are walked, so the pass would not stop among them.
+bool BoreasScheduler::skip_blocked_run(Round& r, size_t walked, size_t evicted) {
+  const uint32_t g = group_left_after_last_ranked(r, walked);
+  if (g == UINT32_MAX || r.evicted.size() != evicted) {
+    return false;
+  }
+  const RankGroup& group = groups_[g];
+  const uint32_t from = r.emitted[g];
+  const uint32_t q = group.queue;
+  // As the pass's `owed` and cannot_start would answer for each of them.
+  const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();
+  const bool may_be_owed = known ? r.may_owe[q] != 0 : may_owe(r, q);
+  const bool own_victims = options_.preemption.enabled && q < r.lowest_preemptible_class.size() &&
+                           r.lowest_preemptible_class[q] < group.class_value;
+  uint32_t smallest = UINT32_MAX;
+  for (const auto& [key, count] : group.sizes) {
+    smallest = std::min(smallest, key.second);
+  }
+  if (may_be_owed || own_victims || smallest <= r.scratch.total_free() || holds_unranked_start(r, g, from)) {
+    return false;
+  }
+  // The jobs before the run are the group's last to get entries this round: the places from the
+  // run on stand (forget_ranked would drop them, the group now ranked to its end).
+  RankGroup& kept = groups_[g];
+  if (kept.forgot_ranked) {
+    kept.forgot_ranked = false;
+    forget_placed_before(kept, from);
+  }
+  blocked_runs_.push_back(BlockedRun{g, from, r.waiting[q], r.scratch.total_free()});
+  r.waiting[q] += static_cast<uint32_t>(group.jobs.size() - from);
+  unranked_[q] -= static_cast<uint32_t>(group.jobs.size() - from);
+  owed_left_known_ = false;
+  r.emitted[g] = static_cast<uint32_t>(group.jobs.size());  // ranked: the tail (write_tail) is past it
+  blocked_runs_skipped_ += 1;
+  return true;
+}
+
+void BoreasScheduler::write_blocked_run_one_by_one(Round& r, const BlockedRun& run) {
+  const RankGroup& group = groups_[run.group];
+  uint32_t ahead = run.ahead;
+  for (size_t p = run.from; p < group.jobs.size(); ++p, ++ahead) {
+    const uint32_t id = group.jobs[p].second;
+    set_no_fit(JobId(id), no_fit_reason(group.queue, jobs_[id].gpus, ahead, static_cast<uint32_t>(run.free),
+                                        r.largest_block));
+  }
+}
+
+// The reasons of the runs pass 2 skipped: a run whose free GPUs are the round's last joins the
+// shared set (the set's free GPUs are the round's; a round that did not stop gave every member
+// another entry, so its members are these runs); the others one by one.
+void BoreasScheduler::write_blocked_runs(Round& r) {
+  const uint64_t free = r.scratch.total_free();
+  for (const BlockedRun& run : blocked_runs_) {
+    if (run.free != free) {
+      write_blocked_run_one_by_one(r, run);
+      continue;
+    }
+    if (!out_.shared) {
+      share_free(static_cast<uint32_t>(free), r.largest_block);
+      lower_shared_by_starts(r);  // a run whose count moved by its queue's starts stands in the book
+    }
+    place_group(run.group, run.from, run.ahead - run.from);  // position p waits behind ahead + p - from
+  }
+  blocked_runs_.clear();
+}
+
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
@@ -246,23 +358,36 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   };
   // Ranks as it walks; stops once no queue may be owed, as no job left would be tried (pass 2 then
   // ranks the rest).
-  auto guarantee_pass = [&] {
+  // The first pass may leave unranked the rest of a group no job of which it would try (pass 2
+  // then ranks anew); a pass again after pass 2 walks pass 2's ranking.
+  bool ranking_cut = false;
+  starts_unranked_ = 0;
+  auto guarantee_pass = [&](bool may_cut) {
     for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
-      if (shortcuts_ && !may_owe_any(r)) {
+      if (shortcuts_ && (!may_owe_any(r) || no_owed_job_left(r, i))) {
         break;
       }
       if (!r.gangs[i].started && owed(i)) {
         try_start(r, r.ranked[i], r.gangs[i].gpus, true);
+      } else if (may_cut && shortcuts_) {
+        ranking_cut = leave_unowed_group(r, i) || ranking_cut;
       }
     }
   };
   if (!shortcuts_ || may_owe_any(r)) {  // else the guarantee pass would try no job
-    guarantee_pass();
+    guarantee_pass(true);
+  }
+  if (ranking_cut) {
+    forget_ranked(r);  // as of the pass's ranking: its jobs with entries are before `emitted`
+    restart_ranking(r);
+    // Pass 2's stop (write_tail) and its blocked runs count every start as ranked before them:
+    // the stop waits until the pass has ranked them again, a run may not hold one.
+    starts_unranked_ = static_cast<uint32_t>(r.plan.starts.size());
   }
   // Evictions inside a queue in this pass can leave later jobs of that queue owed again.
   size_t evicted = r.evicted.size();
   for (size_t i = 0; i < r.ranked.size() || emit_next(r); ++i) {
-    if (shortcuts_ && r.evicted.size() == evicted && rest_cannot_start(r)) {
+    if (shortcuts_ && r.evicted.size() == evicted && starts_unranked_ == 0 && rest_cannot_start(r)) {
       write_tail(r, i);  // what the rest of the pass would write
       break;
     }
@@ -281,15 +406,28 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
       r.waiting.resize(std::max(r.waiting.size(), q + 1), 0);
       r.waiting[q] += 1;
     }
+    if (blocked && shortcuts_) {
+      skip_blocked_run(r, i + 1, evicted);
+    }
   }
   // Reclaim for a job ranked later can take a queue down to its guarantee after that queue's
   // smaller jobs were passed over: they are owed now, so guarantees go again while evictions happen.
+  if (r.evicted.size() != evicted && !blocked_runs_.empty()) {
+    // The passes walk the ranking again: the skipped jobs get their reasons now and are ranked anew.
+    for (const BlockedRun& run : blocked_runs_) {
+      write_blocked_run_one_by_one(r, run);
+    }
+    blocked_runs_.clear();
+    forget_ranked(r);
+    restart_ranking(r);
+  }
   for (int again = 0; again < kGuaranteeRepeats && r.evicted.size() != evicted; ++again) {
     evicted = r.evicted.size();
-    guarantee_pass();
+    guarantee_pass(false);
   }
   forget_ranked(r);
   in_passes_ = false;
+  write_blocked_runs(r);
   mark_held(r);
   if (!r.plan.preemptions.empty()) {  // victims may restart on GPUs their eviction left free
     const Time again = view.now() + Duration::micros(1);
@@ -297,6 +435,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   }
   last_held_ = held_;
   full_round_reasons_ = out_.jobs.size();
+  keep_running_lists(r);
   ranked_kept_.swap(r.ranked);
   gangs_kept_.swap(r.gangs);
   ranked_kept_.clear();

@@ -49,6 +49,7 @@ class BoreasScheduler final : public Scheduler {
   // every round runs the passes over every job, as the property test's reference.
   void set_shortcuts(bool on) { shortcuts_ = on; }
   uint64_t quiet_rounds_run() const { return quiet_count_; }
+  uint64_t blocked_runs_skipped() const { return blocked_runs_skipped_; }
 
  private:
   struct Round;
@@ -122,6 +123,8 @@ class BoreasScheduler final : public Scheduler {
   void count(JobId job, const Demand& demand);
   void uncount(JobId job);
   const std::vector<JobId>& running_in(Round& round, uint32_t queue);
+  void keep_running_lists(Round& round);
+  std::vector<std::vector<JobId>> running_kept_;  // Round::running_by_queue between rounds, for its capacity
   void rank(Round& round);
   void sync_groups(const state::ClusterView& view);
   void enter_group(JobId job, const state::ClusterView& view);
@@ -130,11 +133,44 @@ class BoreasScheduler final : public Scheduler {
   // appends the next job to the round's ranking (false when none is left).
   bool emit_next(Round& round);
   void emit(Round& round, uint32_t job);
+  // Ranks again from the first job, for a guarantee pass after pass 2 (restart_ranking).
+  void restart_ranking(Round& round);
+  // The guarantee pass's second stop (boreas_rank.cpp): no job left to it may be owed.
+  bool no_owed_job_left(Round& round, size_t at);
+  void count_unranked();
+  std::vector<uint32_t> unranked_;  // by queue: its jobs this round's ranking has not reached
+  bool owed_left_known_ = false;     // no_owed_job_left said no as of these may_owe versions
+  uint64_t owed_left_at_ = 0;
+  uint64_t owed_left_books_ = 0;
+  // Pass 2's blocked runs (boreas_policy.cpp): once a group that is a tie set of its own is reached
+  // and none of its jobs left can start (not owed, nothing of its class to preempt, every gang
+  // larger than the free GPUs), each of them would get only its no-fit reason, `ahead` the jobs of
+  // its queue left waiting before it. The pass skips them; the round's end gives them those reasons:
+  // as shared places when the free GPUs stood since (place_group, whose kept ranges make a run that
+  // did not move cost nothing), else one by one, as the pass would have.
+  struct BlockedRun {
+    uint32_t group = 0;
+    uint32_t from = 0;   // its first position skipped
+    uint32_t ahead = 0;  // that job's count of its queue's jobs left waiting before it
+    uint64_t free = 0;   // the round's free GPUs when it was skipped
+  };
+  bool skip_blocked_run(Round& round, size_t walked, size_t evicted);
+  bool leave_unowed_group(Round& round, size_t at);
+  uint32_t group_left_after_last_ranked(const Round& round, size_t walked) const;
+  bool holds_unranked_start(const Round& round, uint32_t group, uint32_t from) const;
+  uint32_t starts_unranked_ = 0;  // after restart_ranking: the round's starts not ranked again yet
+  void write_blocked_runs(Round& round);
+  void write_blocked_run_one_by_one(Round& round, const BlockedRun& run);
+  std::vector<BlockedRun> blocked_runs_;  // this round's
+  uint64_t blocked_runs_skipped_ = 0;      // for tests: runs skipped in all
   // Whether no job the pass has not reached can start or preempt (boreas_quiet.cpp): checked by
   // (group, guessed type) like a quiet round, again only once the free GPUs or `widened` moved;
   // write_tail then writes the reasons the rest of the pass would, ranking none of those jobs.
   bool rest_cannot_start(Round& round);
   void write_tail(Round& round, size_t walked);
+  // The plan lowers the shared set's places of each queue by the round's starts there (plan.h);
+  // returns the starts by queue.
+  std::vector<uint32_t> lower_shared_by_starts(const Round& round);
   bool may_owe_any(Round& round);
   // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
   void count_held_waits(Round& round);
@@ -175,6 +211,13 @@ class BoreasScheduler final : public Scheduler {
   }
   // The places of each group that forgot some, before its count of jobs ranked this round.
   void forget_ranked(const Round& round);
+  // The group's places before position `at` (its jobs there got other entries).
+  static void forget_placed_before(RankGroup& group, uint32_t at) {
+    std::erase_if(group.placed, [&](const RankGroup::Placed& k) { return k.to <= at; });
+    for (RankGroup::Placed& k : group.placed) {
+      k.from = std::max(k.from, at);
+    }
+  }
   void materialize_quiet(JobId job);
   void end_quiet_span();
   bool in_group(uint32_t group, const RankKey& key) const;

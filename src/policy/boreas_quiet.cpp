@@ -146,6 +146,23 @@ void BoreasScheduler::shift_placed(RankGroup& g, const RankKey& lo, const RankKe
   g.placed = std::move(kept);
 }
 
+// The round's starts lower the shared set's ahead counts of their queues (plan.h): every start is
+// ranked before the set's members. Returns the starts by queue.
+std::vector<uint32_t> BoreasScheduler::lower_shared_by_starts(const Round& r) {
+  std::vector<uint32_t> started(book_->queue_count(), 0);
+  for (const Start& st : r.plan.starts) {
+    started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
+  }
+  for (uint32_t q = 0; q < started.size(); ++q) {
+    if (started[q] > 0) {
+      lowered_.resize(std::max<size_t>(lowered_.size(), q + 1), 0);
+      lowered_[q] += started[q];
+      out_.shared->lowered.push_back(SharedLowered{q, started[q]});
+    }
+  }
+  return started;
+}
+
 void BoreasScheduler::forget_ranked(const Round& r) {
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     RankGroup& group = groups_[g];
@@ -153,11 +170,7 @@ void BoreasScheduler::forget_ranked(const Round& r) {
       continue;
     }
     group.forgot_ranked = false;
-    const uint32_t ranked = r.emitted[g];
-    std::erase_if(group.placed, [&](const RankGroup::Placed& k) { return k.to <= ranked; });
-    for (RankGroup::Placed& k : group.placed) {
-      k.from = std::max(k.from, ranked);
-    }
+    forget_placed_before(group, r.emitted[g]);
   }
 }
 
@@ -279,17 +292,7 @@ bool BoreasScheduler::rest_cannot_start(Round& r) {
 void BoreasScheduler::write_tail(Round& r, size_t walked) {
   forget_ranked(r);
   share_free(r.scratch.total_free(), r.largest_block);
-  std::vector<uint32_t> started(book_->queue_count(), 0);
-  for (const Start& st : r.plan.starts) {
-    started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
-  }
-  for (uint32_t q = 0; q < started.size(); ++q) {
-    if (started[q] > 0) {
-      lowered_.resize(std::max<size_t>(lowered_.size(), q + 1), 0);
-      lowered_[q] += started[q];
-      out_.shared->lowered.push_back(SharedLowered{q, started[q]});
-    }
-  }
+  const std::vector<uint32_t> started = lower_shared_by_starts(r);
   for (size_t k = walked; k < r.ranked.size(); ++k) {  // ranked, not reached
     const RankedGang& gang = r.gangs[k];
     if (!gang.started) {

@@ -165,20 +165,71 @@ void BoreasScheduler::rank(Round& r) {
     r.tie_end[a] = static_cast<uint32_t>(b);
   }
   r.emitted.assign(groups_.size(), 0);
+  count_unranked();
+}
+
+void BoreasScheduler::count_unranked() {
+  unranked_.assign(book_->queue_count(), 0);
+  for (const RankGroup& g : groups_) {
+    unranked_[g.queue] += static_cast<uint32_t>(g.jobs.size());
+  }
+  owed_left_known_ = false;
 }
 
 void BoreasScheduler::emit(Round& r, uint32_t id) {
   JobInfo& in = jobs_[id];
+  if (--unranked_[static_cast<size_t>(in.queue)] == 0) {
+    owed_left_known_ = false;  // a queue's last job is ranked: no_owed_job_left may say yes now
+  }
   in.rank_pos = static_cast<uint32_t>(r.ranked.size());
   r.ranked.push_back(JobId(id));
   RankedGang& gang = r.gangs.emplace_back();
   gang.queue = static_cast<uint32_t>(in.queue);
   gang.gpus = in.gpus;
   gang.class_value = in.class_value;
+  gang.started = in.started_round == round_;  // when ranked again after this round's starts (restart_ranking)
+  starts_unranked_ -= gang.started && starts_unranked_ > 0 ? 1 : 0;
   gang.guessed = in.guess_type >= 0;  // guess_demand's answer, looked up when the job entered its group
   if (gang.guessed) {
     gang.guess = TypeCount{GpuTypeId(static_cast<uint32_t>(in.guess_type)), in.gpus};
   }
+}
+
+void BoreasScheduler::restart_ranking(Round& r) {
+  r.ranked.clear();
+  r.gangs.clear();
+  r.emitted.assign(groups_.size(), 0);
+  count_unranked();
+  r.next_tie = 0;
+  r.single = UINT32_MAX;
+  r.heads = {};
+}
+
+// Whether no job left to the guarantee pass may be owed: job `at`, the last ranked, and those not
+// ranked yet are all of queues no gang of which may be owed (may_owe, its answers current). Nothing
+// moves the books then, so the pass would try none of them. Read again only once may_owe's answers
+// or a queue's last job's ranking may have changed it.
+bool BoreasScheduler::no_owed_job_left(Round& r, size_t at) {
+  if (at + 1 != r.ranked.size()) {
+    return false;
+  }
+  const uint32_t q_at = r.gangs[at].queue;
+  if (q_at >= r.may_owe.size() || r.may_owe[q_at] != 0) {
+    return false;
+  }
+  if (owed_left_known_ && owed_left_at_ == r.may_owe_at && owed_left_books_ == r.may_owe_books) {
+    return false;  // it said no, and nothing it reads moved since
+  }
+  owed_left_known_ = true;
+  owed_left_at_ = r.may_owe_at;
+  owed_left_books_ = r.may_owe_books;
+  for (uint32_t q = 0; q < unranked_.size(); ++q) {
+    const bool owes = q >= r.may_owe.size() || r.may_owe[q] != 0;
+    if (owes && unranked_[q] > 0) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // The next job in (class, share, attained, id) order: groups that tie on class and share rank

@@ -113,13 +113,24 @@ void BoreasScheduler::sync_usage(const state::ClusterView& view) {
 
 const std::vector<JobId>& BoreasScheduler::running_in(Round& r, uint32_t q) {
   if (!r.running_built) {
-    r.running_by_queue.assign(book_->queue_count(), {});
+    // The last round's lists, emptied: their capacity is kept (a round asks in most full rounds).
+    r.running_by_queue.swap(running_kept_);
+    r.running_by_queue.resize(book_->queue_count());
+    for (std::vector<JobId>& jobs : r.running_by_queue) {
+      jobs.clear();
+    }
     for (JobId j : r.view.running()) {
       r.running_by_queue[jobs_[j.value()].queue].push_back(j);
     }
     r.running_built = true;
   }
   return r.running_by_queue[q];
+}
+
+void BoreasScheduler::keep_running_lists(Round& r) {
+  if (r.running_built) {
+    running_kept_.swap(r.running_by_queue);
+  }
 }
 
 void BoreasScheduler::account(Round& r) {

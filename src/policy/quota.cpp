@@ -256,6 +256,22 @@ bool QuotaBook::borrowing(uint32_t victim, std::span<const TypeCount> victim_gpu
   return false;
 }
 
+// The same walk as borrowing(), over every entry rather than those a demand needs: a superset.
+bool QuotaBook::borrowing_any(uint32_t victim, uint32_t claimant) const {
+  for (int32_t q = static_cast<int32_t>(victim); q >= 0; q = nodes_[q].parent) {
+    if (on_path(static_cast<uint32_t>(q), claimant)) {
+      return false;
+    }
+    const QueueNode& n = nodes_[q];
+    for (size_t e = 0; e < n.entries.size(); ++e) {
+      if (n.used[e] > n.entries[e].quota.guaranteed) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 uint64_t QuotaBook::unused_guarantees() const {
   uint64_t total = 0;
   for (const QueueNode& n : nodes_) {

@@ -76,6 +76,9 @@ class QuotaBook {
   // Some queue on `victim`'s path but not on `claimant`'s uses more than its guarantee of a
   // type the victim holds: evicting the victim takes back borrowed capacity only.
   bool borrowing(uint32_t victim, std::span<const TypeCount> victim_gpus, uint32_t claimant) const;
+  // borrowing() of any type: false means no gang of `victim` is borrowing from `claimant`'s view,
+  // so a victim search may pass the whole queue without reading its running jobs.
+  bool borrowing_any(uint32_t victim, uint32_t claimant) const;
   // Unused guarantees of root queues, per GPU type (GPUs that must stay reclaimable).
   uint64_t unused_guarantees() const;
   // The most GPUs of `type` a gang of this queue could ever get (ceilings and capacity).
