@@ -188,6 +188,11 @@ class BoreasScheduler final : public Scheduler {
   void share_free(uint32_t free, uint32_t largest_block);
   // False when the book held that place already.
   bool place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead);
+  // The book holds this place for the job in this span already (place_shared would send nothing).
+  bool holds_place(uint32_t job, uint32_t queue, uint32_t ahead) const {
+    const SentPlace& sent = sent_place_[job];
+    return sent.span == span_ && sent.ahead == ahead + lowered(queue);
+  }
   // The group's jobs from position `from` on join the shared set, each `base` + its position ahead;
   // the places its last call left in the book are not visited again.
   void place_group(uint32_t group, uint32_t from, uint32_t base);

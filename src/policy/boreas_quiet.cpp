@@ -100,7 +100,9 @@ void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) 
   auto place = [&](uint32_t to, uint32_t& p) {
     for (; p < to; ++p) {
       const uint32_t id = g.jobs[p].second;
-      place_shared(JobId(id), g.queue, jobs_[id].gpus, base + p);
+      if (!holds_place(id, g.queue, base + p)) {  // read the job's record only for a place it sends
+        place_shared(JobId(id), g.queue, jobs_[id].gpus, base + p);
+      }
     }
   };
   uint32_t p = from;
@@ -194,12 +196,10 @@ void BoreasScheduler::share_free(uint32_t free, uint32_t largest_block) {
 // In the shared set with this place (share_free gave the round's free GPUs).
 bool BoreasScheduler::place_shared(JobId job, uint32_t queue, uint32_t need, uint32_t ahead) {
   const uint32_t j = job.value();
-  SentPlace& sent = sent_place_[j];
-  const uint32_t kept = ahead + lowered(queue);
-  if (sent.span == span_ && sent.ahead == kept) {
+  if (holds_place(j, queue, ahead)) {
     return false;
   }
-  sent = SentPlace{span_, kept};  // the book holds its place now
+  sent_place_[j] = SentPlace{span_, ahead + lowered(queue)};  // the book holds its place now
   out_.shared->placed.push_back(SharedPlace{job, queue, need, ahead});
   return true;
 }
