@@ -261,6 +261,28 @@ bool BoreasScheduler::holds_unranked_start(const Round& r, uint32_t g, uint32_t 
   });
 }
 
+// Whether a gang of the group may be owed, as owed_guess answers for its smallest gang of each
+// guessed type (owed is monotone in the size); a gang with no type of the cluster or no GPUs may be.
+bool BoreasScheduler::group_may_be_owed(const RankGroup& group) {
+  int32_t last_type = -2;
+  for (const auto& [key, count] : group.sizes) {
+    const auto [type, gpus] = key;
+    if (type == last_type) {
+      continue;
+    }
+    last_type = type;
+    if (type < 0 || gpus == 0) {
+      return true;
+    }
+    const RankedGang gang{group.queue, gpus, group.class_value, false, true,
+                          TypeCount{GpuTypeId(static_cast<uint32_t>(type)), gpus}};
+    if (owed_guess(gang)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // After pass 2 walked job `walked - 1`, blocked, the last one ranked: when it came from a group
 // that is a tie set of its own, the rest of that group is skipped if none of it can start. Nothing
 // the stop test reads moves while blocked jobs are walked, so the pass would not stop among them.
@@ -274,7 +296,7 @@ bool BoreasScheduler::skip_blocked_run(Round& r, size_t walked, size_t evicted) 
   const uint32_t q = group.queue;
   // As the pass's `owed` and cannot_start would answer for each of them.
   const bool known = r.may_owe_at == r.widened && q < r.may_owe.size();
-  const bool may_be_owed = known ? r.may_owe[q] != 0 : may_owe(r, q);
+  const bool may_be_owed = (known ? r.may_owe[q] != 0 : may_owe(r, q)) && group_may_be_owed(group);
   const bool own_victims = options_.preemption.enabled && q < r.lowest_preemptible_class.size() &&
                            r.lowest_preemptible_class[q] < group.class_value;
   uint32_t smallest = UINT32_MAX;

@@ -155,6 +155,7 @@ class BoreasScheduler final : public Scheduler {
     uint64_t free = 0;   // the round's free GPUs when it was skipped
   };
   bool skip_blocked_run(Round& round, size_t walked, size_t evicted);
+  bool group_may_be_owed(const RankGroup& group);
   bool leave_unowed_group(Round& round, size_t at);
   uint32_t group_left_after_last_ranked(const Round& round, size_t walked) const;
   bool holds_unranked_start(const Round& round, uint32_t group, uint32_t from) const;
