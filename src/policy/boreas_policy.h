@@ -176,6 +176,7 @@ class BoreasScheduler final : public Scheduler {
   // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
   void count_held_waits(Round& round);
   void tidy_group(uint32_t group);
+  static void merge_added(RankGroup& group);
   // Widens [lo, hi] to the keys it drops.
   void drop_stale(uint32_t group, RankKey& lo, RankKey& hi);
   // Quiet rounds (boreas_quiet.cpp): a round in which no waiting gang fits the free GPUs, none is

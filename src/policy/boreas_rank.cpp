@@ -3,6 +3,7 @@
 // service does not change, so each group keeps its jobs in (attained, id) order, updated from the
 // state's journal; a round orders the groups by (class, share) and merges the groups that tie.
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <tuple>
 
@@ -68,12 +69,26 @@ void BoreasScheduler::tidy_group(uint32_t group) {
     lo = std::min(lo, g.added.front());
     hi = std::max(hi, g.added.back());
   }
-  const size_t kept = g.jobs.size();
-  g.jobs.insert(g.jobs.end(), g.added.begin(), g.added.end());
-  std::inplace_merge(g.jobs.begin(), g.jobs.begin() + static_cast<std::ptrdiff_t>(kept), g.jobs.end());
-  g.jobs.erase(std::unique(g.jobs.begin(), g.jobs.end()), g.jobs.end());
-  g.added.clear();
+  merge_added(g);
   shift_placed(g, lo, hi, before);
+}
+
+// Merges the sorted `added` keys into the sorted array, each key once: those already there (a job
+// that left and came back under the same key) are dropped first, then the rest merged from the
+// back, so only the entries after the first new key move and nothing is allocated.
+void BoreasScheduler::merge_added(RankGroup& g) {
+  std::vector<RankKey>& jobs = g.jobs;
+  std::vector<RankKey>& added = g.added;
+  added.erase(std::unique(added.begin(), added.end()), added.end());
+  std::erase_if(added, [&](const RankKey& key) { return std::binary_search(jobs.begin(), jobs.end(), key); });
+  size_t a = jobs.size();
+  size_t b = added.size();
+  jobs.resize(a + b);
+  for (size_t out = a + b; b > 0; --out) {
+    const bool from_jobs = a > 0 && added[b - 1] < jobs[a - 1];
+    jobs[out - 1] = from_jobs ? jobs[--a] : added[--b];
+  }
+  added.clear();
 }
 
 // Drops the entries of the jobs that left, each found by its key (none when it left from `added`),
@@ -287,6 +302,10 @@ Status BoreasScheduler::check_rank_groups(const state::ClusterView& view) const 
     if (merged && !std::all_of(group.jobs.begin(), group.jobs.end(), [&](const RankKey& k) { return in_group(g, k); })) {
       return internal_error("rank group (class " + std::to_string(group.class_value) + ", queue " +
                             book_->name(group.queue) + ") keeps a stale entry after its merge");
+    }
+    if (merged && std::adjacent_find(group.jobs.begin(), group.jobs.end(), std::greater_equal<>()) != group.jobs.end()) {
+      return internal_error("rank group (class " + std::to_string(group.class_value) + ", queue " +
+                            book_->name(group.queue) + ") is not in strict (attained, id) order after its merge");
     }
     std::vector<RankKey> live;
     for (const auto* keys : {&groups_[g].jobs, &groups_[g].added}) {
