@@ -303,9 +303,10 @@ Status BoreasScheduler::check_rank_groups(const state::ClusterView& view) const 
       return internal_error("rank group (class " + std::to_string(group.class_value) + ", queue " +
                             book_->name(group.queue) + ") keeps a stale entry after its merge");
     }
-    if (merged && std::adjacent_find(group.jobs.begin(), group.jobs.end(), std::greater_equal<>()) != group.jobs.end()) {
+    const auto unsorted = std::adjacent_find(group.jobs.begin(), group.jobs.end(), std::greater_equal<>());
+    if (merged && unsorted != group.jobs.end()) {
       return internal_error("rank group (class " + std::to_string(group.class_value) + ", queue " +
-                            book_->name(group.queue) + ") is not in strict (attained, id) order after its merge");
+                            book_->name(group.queue) + ") is out of strict (attained, id) order");
     }
     std::vector<RankKey> live;
     for (const auto* keys : {&groups_[g].jobs, &groups_[g].added}) {
