@@ -246,28 +246,75 @@ std::string_view end_reason(JobState s) {
   }
 }
 
+// The node holding GPU g: GPUs of a node are consecutive and nodes sorted by first_gpu.
+uint32_t node_of_gpu(const Cluster& cluster, uint32_t g) {
+  const auto it = std::upper_bound(cluster.nodes.begin(), cluster.nodes.end(), g,
+                                   [](uint32_t v, const Node& n) { return v < n.first_gpu; });
+  return static_cast<uint32_t>(it - cluster.nodes.begin() - 1);
+}
+
+bool holds(const Node& node, uint32_t g) {
+  return g >= node.first_gpu && g < node.first_gpu + node.gpu_count;
+}
+
+// The run's nodes, each once in GPU order, ';'-separated, into `nodes` (cleared first). Sorted GPU
+// ids list each node once, in order; a GPU of the last node found needs no search.
+void run_nodes(const RunRecord& r, const Cluster& cluster, std::vector<GpuId>& sorted, std::string& nodes) {
+  nodes.clear();
+  sorted.assign(r.gpus.begin(), r.gpus.end());
+  std::sort(sorted.begin(), sorted.end());
+  uint32_t last_node = UINT32_MAX;
+  for (GpuId g : sorted) {
+    if (last_node != UINT32_MAX && holds(cluster.nodes[last_node], g.value())) {
+      continue;
+    }
+    const uint32_t node = node_of_gpu(cluster, g.value());
+    if (node != last_node) {
+      nodes += nodes.empty() ? "" : ";";
+      nodes += cluster.nodes[node].name;
+      last_node = node;
+    }
+  }
+}
+
+// csv(s) appended to `out`, without a copy when s needs no quotes.
+void append_csv(fmt::memory_buffer& out, std::string_view s) {
+  if (s.find_first_of(",\"\n") == std::string_view::npos) {
+    out.append(s);
+    return;
+  }
+  const std::string quoted = csv(s);
+  out.append(std::string_view(quoted));
+}
+
+void append_run(fmt::memory_buffer& out, const RunRecord& r, std::string_view nodes, Time origin) {
+  fmt::format_to(std::back_inserter(out), "{},{},", r.job.value(), r.run);
+  append_seconds(out, r.start, origin);
+  out.push_back(',');
+  if (!r.end.is_never()) {
+    append_seconds(out, r.end, origin);
+  }
+  out.push_back(',');
+  append_csv(out, nodes);
+  fmt::format_to(std::back_inserter(out), ",{},{}\n", r.gpus.size(),
+                 r.end.is_never() ? std::string_view() : end_reason(r.end_state));
+}
+
+// Lines are formatted into one buffer and written in blocks of ≈ 64 KB.
 void write_runs(std::ostream& os, const RunOutput& run, const Cluster& cluster) {
   os << "job_id,run,start_s,end_s,nodes,gpus,end_reason\n";
   std::vector<GpuId> sorted;
+  std::string nodes;
+  fmt::memory_buffer out;
   for (const RunRecord& r : run.result.runs) {
-    std::string nodes;
-    uint32_t last_node = UINT32_MAX;
-    sorted.assign(r.gpus.begin(), r.gpus.end());
-    std::sort(sorted.begin(), sorted.end());
-    for (GpuId g : sorted) {
-      // GPUs of a node are consecutive, so sorted GPU ids list each node once, in order.
-      const auto it = std::upper_bound(cluster.nodes.begin(), cluster.nodes.end(), g.value(),
-                                       [](uint32_t v, const Node& n) { return v < n.first_gpu; });
-      const auto node = static_cast<uint32_t>(it - cluster.nodes.begin() - 1);
-      if (node != last_node) {
-        nodes += (nodes.empty() ? "" : ";") + cluster.nodes[node].name;
-        last_node = node;
-      }
+    run_nodes(r, cluster, sorted, nodes);
+    append_run(out, r, nodes, run.result.first_submit);
+    if (out.size() >= kFlushBytes) {
+      os.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
     }
-    os << r.job.value() << ',' << r.run << ',' << format_seconds(r.start, run.result.first_submit) << ','
-       << optional_time(r.end, run.result.first_submit) << ',' << csv(nodes) << ',' << r.gpus.size() << ','
-       << (r.end.is_never() ? "" : end_reason(r.end_state)) << '\n';
   }
+  os.write(out.data(), static_cast<std::streamsize>(out.size()));
 }
 
 template <typename Writer>

@@ -25,6 +25,13 @@ Status set_switch(PhysicsSwitches& s, std::string_view name) {
                           "throughput,comm,power,thermal,failures,checkpoint,spot,cost");
 }
 
+// Whether the GPUs lie on one node (or there are none): placement_factor's single-node case,
+// found without building the job's node list.
+bool on_one_node(const state::ClusterState& state, std::span<const GpuId> gpus) {
+  return std::all_of(gpus.begin(), gpus.end(),
+                     [&](GpuId g) { return state.node_of(g) == state.node_of(gpus.front()); });
+}
+
 }  // namespace
 
 Result<PhysicsSwitches> parse_physics(std::string_view list) {
@@ -79,6 +86,9 @@ uint32_t Physics::reference_type(const JobSpec& spec) const {
 
 double Physics::placement_factor(JobId job) const {
   const auto& gpus = state_.record(job).gpus;
+  if (on_one_node(state_, gpus)) {
+    return 1.0;  // single-node jobs: NVLink, no placement penalty
+  }
   std::vector<models::NodeGpus> nodes;
   for (GpuId g : gpus) {
     const NodeId n = state_.node_of(g);
@@ -86,9 +96,6 @@ double Physics::placement_factor(JobId job) const {
       nodes.push_back(models::NodeGpus{n, 0});
     }
     ++nodes.back().gpus;
-  }
-  if (nodes.size() <= 1) {
-    return 1.0;  // single-node jobs: NVLink, no placement penalty
   }
   const models::GangPlacement actual = models::summarize_placement(cluster_, nodes);
   const Node& first = cluster_.nodes[nodes.front().node.value()];
@@ -113,9 +120,17 @@ double Physics::rate(JobId job) const {
   if ((on.throughput || on.thermal || on.power) && !gpus.empty()) {
     const size_t cls = class_[job.value()];
     double slowest = std::numeric_limits<double>::infinity();
+    std::optional<GpuTypeId> last_type;
+    double last_clock = std::numeric_limits<double>::quiet_NaN();
     for (GpuId g : gpus) {
+      // a GPU of the last one's type and clock has its rate: the minimum stays
       const auto type = cluster_.nodes[state_.node_of(g).value()].gpu_type;
-      slowest = std::min(slowest, table_.rate(cls, *type, clock_of(g.value())));
+      const double clock = clock_of(g.value());
+      if (type != last_type || clock != last_clock) {
+        slowest = std::min(slowest, table_.rate(cls, *type, clock));
+        last_type = type;
+        last_clock = clock;
+      }
     }
     const GpuTypeId ref = on.throughput ? GpuTypeId(reference_type(spec))
                                         : *cluster_.nodes[state_.node_of(gpus.front()).value()].gpu_type;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/physics.h"
+#include "sim/rack_order.h"
 
 namespace boreas::sim {
 
@@ -43,6 +44,15 @@ class Decay {
   double tau_ = -1;
   double keep_ = 0;
 };
+
+// A GPU's power at this clock (the thermal clock and the cap clocks together).
+double power_at(const GpuType& type, double idle, double clock, double act, const models::PowerParams& p) {
+  if (clock == 1.0) {  // the common case, without models::gpu_power_w's pow()
+    return idle + (type.tdp_w - idle) * act;
+  }
+  return models::gpu_power_w(type, act, clock, p);
+}
+
 }  // namespace
 
 double Physics::gpu_power(uint32_t gpu, double act) const {
@@ -52,11 +62,7 @@ double Physics::gpu_power(uint32_t gpu, double act) const {
 }
 
 double Physics::gpu_power(const GpuType& type, double idle, uint32_t gpu, double act) const {
-  const double clock = clock_of(gpu);
-  if (clock == 1.0) {  // the common case, without models::gpu_power_w's pow()
-    return idle + (type.tdp_w - idle) * act;
-  }
-  return models::gpu_power_w(type, act, clock, options_.power);
+  return power_at(type, idle, clock_of(gpu), act, options_.power);
 }
 
 // Closed-form RC step for every GPU of a node at once: one exp per node, not per GPU.
@@ -144,8 +150,12 @@ void Physics::settle(std::span<const GpuId> gpus, Time t) {
   if (!options_.on.energy()) {
     return;
   }
-  for (GpuId g : gpus) {
-    advance_rack(gpu_rack(g), t);  // no-op for racks already at t
+  uint32_t last = std::numeric_limits<uint32_t>::max();
+  for (GpuId g : gpus) {  // a rack already at t stays: a repeat of the last GPU's rack is skipped
+    if (gpu_rack_[g.value()] != last) {
+      last = gpu_rack_[g.value()];
+      advance_rack(last, t);
+    }
   }
 }
 
@@ -185,6 +195,8 @@ void Physics::advance_rack(uint32_t rack, Time t) {
 void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   const Rack& rk = cluster_.racks[rack];
   const Zone& zone = cluster_.zones[rk.zone.value()];
+  // clock_of(g) for the rack's GPUs: every one is in this rack and its zone
+  const double cap = std::min(zone_cap_clock_[rk.zone.value()], rack_cap_clock_[rack]);
   double rack_w = 0;
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
@@ -195,7 +207,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
     const GpuType& type = cluster_.catalog.at(*node.gpu_type);
     const double idle = models::idle_w(type);
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-      power_w_[g] = gpu_power(type, idle, g, gpu_act_[g]);
+      power_w_[g] = power_at(type, idle, std::min(clock_[g], cap), gpu_act_[g], options_.power);
       rack_w += power_w_[g];
     }
   }
@@ -322,16 +334,10 @@ void Physics::touch_racks(std::span<const GpuId> gpus, Time t, std::vector<JobId
   if (!options_.on.energy()) {
     return;
   }
-  std::vector<uint32_t> racks;
-  for (GpuId g : gpus) {
-    racks.push_back(gpu_rack(g));
-  }
-  std::sort(racks.begin(), racks.end());
-  racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
-  for (uint32_t r : racks) {
+  each_rack_once(gpus, gpu_rack_, [&](uint32_t r) {
     advance_rack(r, t);
     refresh_rack(r, t, changed);
-  }
+  });
 }
 
 bool Physics::on_rack_event(const RackEvent& e, std::vector<JobId>& changed) {
