@@ -24,7 +24,9 @@ start_daemon --executor slurm
 ADMIN=$(token admin '*' root)
 
 # 1. A gang of 16 on 8-GPU nodes.
-gang=$(submit "$ADMIN" "{\"command\":[\"sh\",\"-c\",\"echo \$SLURM_JOB_NUM_NODES \$SLURM_JOB_NODELIST >> $WORK/gang; sleep 4\"],\"gpus\":16}")
+# It runs until the test lets it go (a file; at most 60 s), so a loaded machine cannot end it
+# before the restart's checks (a fixed `sleep 4` ended it there once in a CI-like run).
+gang=$(submit "$ADMIN" "{\"command\":[\"sh\",\"-c\",\"echo \$SLURM_JOB_NUM_NODES \$SLURM_JOB_NODELIST >> $WORK/gang; for i in \$(seq 600); do [ -e $WORK/gang-go ] && break; sleep 0.1; done\"],\"gpus\":16}")
 wait_state "$ADMIN" "$gang" running
 nodes=$(job_json "$gang" | py 'print(" ".join(n["node"] + ":" + str(len(n["gpu_indexes"])) for n in j["nodes"]))')
 [ "$(wc -w <<<"$nodes")" = 2 ] || fail "the gang runs on '$nodes', want 2 nodes"
@@ -50,6 +52,7 @@ start_daemon --executor slurm
 [ "$(job_json "$gang" | py 'print(j["state"], j["attempts"], len(j["nodes"]))')" = "running 1 2" ] ||
   fail "after the restart the gang is '$(job_json "$gang" | py 'print(j["state"], j["attempts"], len(j["nodes"]))')', want adopted: running 1 2"
 [ "$(free_gpus)" = 16 ] || fail "after the restart $(free_gpus) GPUs are free, want 16 (the gang's 16 held)"
+touch "$WORK/gang-go"
 wait_state "$ADMIN" "$gang" completed
 [ "$(cat "$WORK/gang")" = "2 $(squeue -h -j "$gsid" -t all -o %N)" ] || fail "the gang ran as '$(cat "$WORK/gang")', want once on 2 nodes"
 [ "$(free_gpus)" = 32 ] || fail "$(free_gpus) GPUs free after the gang, want 32"
