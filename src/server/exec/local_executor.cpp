@@ -257,18 +257,21 @@ AdoptOutcome LocalExecutor::adopt(const LaunchRequest& req, ProcessIdentity id) 
 
 // Every process of the job but its supervisor, which stays to record how the command ended:
 // the cgroup's members when there is one, else the session, the group and every descendant.
-void LocalExecutor::signal_group(const Proc& p, int sig) const {
+// Returns how many processes it signalled (SIGKILL of a cgroup counts as one).
+int LocalExecutor::signal_group(const Proc& p, int sig) const {
   const std::string cgroup = cgroup_of(p.job);
   if (!cgroup.empty() && sig == SIGKILL) {
     kill_cgroup(cgroup);
-    return;
+    return 1;
   }
   const std::vector<int32_t> pids = cgroup.empty() ? job_processes(p.id.pid) : cgroup_pids(cgroup);
+  int signalled = 0;
   for (int32_t pid : pids) {
-    if (pid != p.id.pid) {
-      kill(pid, sig);
+    if (pid != p.id.pid && kill(pid, sig) == 0) {
+      ++signalled;
     }
   }
+  return signalled;
 }
 
 Status LocalExecutor::ask(JobId job, Intent intent, Phase phase) {
@@ -307,7 +310,10 @@ void LocalExecutor::escalate(Proc& p, Time now) {
     p.phase = p.phase == Phase::kAsked ? Phase::kTerminated : Phase::kKilled;
   }
   const int sig = p.phase == Phase::kAsked ? SIGUSR1 : p.phase == Phase::kTerminated ? SIGTERM : SIGKILL;
-  signal_group(p, sig);
+  if (signal_group(p, sig) == 0 && sig != SIGKILL) {
+    p.signal_sent = false;  // the command is not forked yet (or already gone): this phase again
+    return;                 // at the next poll, its grace not begun
+  }
   p.signal_sent = true;
   p.deadline = p.phase == Phase::kKilled ? Time::never() : now + options_.grace;
 }

@@ -55,7 +55,7 @@ class LocalExecutor final : public Executor {
   std::optional<JobExit> check_exit(JobId job, const Proc& p);
   void escalate(Proc& p, Time now);
   Status ask(JobId job, Intent intent, Phase phase);
-  void signal_group(const Proc& p, int sig) const;
+  int signal_group(const Proc& p, int sig) const;
   JobExit classify(JobId job, const Proc& p, std::optional<int32_t> status) const;
   std::string exit_path(JobId job) const;
   Result<RunAs> account_for(const LaunchRequest& req) const;

@@ -120,13 +120,15 @@ void drop_privileges(const RunAs& as) {
   }
 }
 
+// Defaults first, then unblock: a signal the daemon sent between the fork and here was kept
+// pending by the mask (a blocked signal is never discarded as ignored) and now takes effect.
 [[noreturn]] void run_command(const ChildPlan& plan) {
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
   for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE}) {
     signal(sig, SIG_DFL);
   }
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
   umask(022);  // the daemon's own is 077
   drop_privileges(*plan.run_as);  // before the logs are opened: the job's owner owns its directory
   redirect(STDIN_FILENO, "/dev/null", O_RDONLY);
@@ -260,10 +262,20 @@ void kill_leftovers() {
     _exit(kExitHeldAborted);  // the daemon died or aborted the launch: never run
   }
   close(go_fd);
+  // The job's signals are ignored here; blocked across the fork, the command keeps any that
+  // arrive before it restores their defaults (run_command) instead of losing them.
+  sigset_t job_signals;
+  sigset_t before;
+  sigemptyset(&job_signals);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) {
+    sigaddset(&job_signals, sig);
+  }
+  sigprocmask(SIG_BLOCK, &job_signals, &before);
   const pid_t cmd = fork();
   if (cmd == 0) {
     run_command(plan);
   }
+  sigprocmask(SIG_SETMASK, &before, nullptr);
   int status = (kExitCannotRun << 8);
   if (cmd > 0) {
     while (waitpid(cmd, &status, 0) < 0 && errno == EINTR) {
