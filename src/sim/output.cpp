@@ -165,9 +165,11 @@ std::string optional_time(Time t, Time origin) {
   return t.is_never() ? "" : format_seconds(t, origin);
 }
 
+bool csv_needs_quotes(std::string_view s) { return s.find_first_of(",\"\n") != std::string_view::npos; }
+
 // Quotes a CSV field only when it needs it.
 std::string csv(std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) {
+  if (!csv_needs_quotes(s)) {
     return std::string(s);
   }
   std::string out = "\"";
@@ -258,7 +260,8 @@ bool holds(const Node& node, uint32_t g) {
 }
 
 // The run's nodes, each once in GPU order, ';'-separated, into `nodes` (cleared first). Sorted GPU
-// ids list each node once, in order; a GPU of the last node found needs no search.
+// ids list each node once, in order; a GPU of the last node found needs no search, and any other
+// GPU lies on a node not listed yet.
 void run_nodes(const RunRecord& r, const Cluster& cluster, std::vector<GpuId>& sorted, std::string& nodes) {
   nodes.clear();
   sorted.assign(r.gpus.begin(), r.gpus.end());
@@ -268,18 +271,15 @@ void run_nodes(const RunRecord& r, const Cluster& cluster, std::vector<GpuId>& s
     if (last_node != UINT32_MAX && holds(cluster.nodes[last_node], g.value())) {
       continue;
     }
-    const uint32_t node = node_of_gpu(cluster, g.value());
-    if (node != last_node) {
-      nodes += nodes.empty() ? "" : ";";
-      nodes += cluster.nodes[node].name;
-      last_node = node;
-    }
+    last_node = node_of_gpu(cluster, g.value());
+    nodes += nodes.empty() ? "" : ";";
+    nodes += cluster.nodes[last_node].name;
   }
 }
 
 // csv(s) appended to `out`, without a copy when s needs no quotes.
 void append_csv(fmt::memory_buffer& out, std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) {
+  if (!csv_needs_quotes(s)) {
     out.append(s);
     return;
   }

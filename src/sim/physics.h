@@ -180,7 +180,6 @@ class Physics {
   double owner_activity(GpuId gpu) const;  // from the owner's spec: what gpu_act_ keeps
   void set_gpu_loads(std::span<const GpuId> gpus, JobId owner);  // owner invalid: idle
   double gpu_power(uint32_t gpu, double act) const;
-  double gpu_power(const GpuType& type, double idle_w, uint32_t gpu, double act) const;  // idle_w: models::idle_w
   // Thermal clock and the zone's and rack's power-cap clocks together: the lowest wins.
   double clock_of(uint32_t gpu) const {
     return std::min({clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]], rack_cap_clock_[gpu_rack_[gpu]]});

@@ -58,11 +58,7 @@ double power_at(const GpuType& type, double idle, double clock, double act, cons
 double Physics::gpu_power(uint32_t gpu, double act) const {
   const Node& node = cluster_.nodes[state_.node_of(GpuId(gpu)).value()];
   const GpuType& type = cluster_.catalog.at(*node.gpu_type);
-  return gpu_power(type, models::idle_w(type), gpu, act);
-}
-
-double Physics::gpu_power(const GpuType& type, double idle, uint32_t gpu, double act) const {
-  return power_at(type, idle, clock_of(gpu), act, options_.power);
+  return power_at(type, models::idle_w(type), clock_of(gpu), act, options_.power);
 }
 
 // Closed-form RC step for every GPU of a node at once: one exp per node, not per GPU.
