@@ -119,6 +119,20 @@ TEST_F(LocalExecutorTest, CancelSendsSigtermToTheGroup) {
   EXPECT_EQ(slurp(file("term")), "term\n");
 }
 
+// A cancel sent as the job is released, before its command is forked or has its signals back,
+// still ends it by SIGTERM: with a grace longer than wait_exit's bound, only a SIGTERM that is
+// sent again (no process yet) or kept pending (between the fork and the reset) ends it in time.
+TEST_F(LocalExecutorTest, CancelAtReleaseEndsTheJobWithoutWaitingOutTheGrace) {
+  LocalExecutor ex({dir_.path() + "/jobs", Duration::seconds(60), {"PATH=/usr/bin:/bin"}, true});
+  for (uint32_t id = 30; id < 35; ++id) {
+    start(ex, sh(id, "sleep 30"));
+    ASSERT_TRUE(ex.cancel(JobId(id)).is_ok());
+    const JobExit e = wait_exit(ex);
+    EXPECT_EQ(e.job, JobId(id));
+    EXPECT_EQ(e.kind, ExitKind::kCancelled);
+  }
+}
+
 TEST_F(LocalExecutorTest, CancelEscalatesToSigkillAfterGrace) {
   auto ex = make();
   start(ex, sh(5, "trap '' TERM; touch " + file("ready") + "; while true; do sleep 0.05; done"));
