@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+
 #include "policy/plan.h"
 #include "policy/reason_book.h"
 
@@ -52,6 +55,55 @@ TEST(ReasonBook, ANewSpanKeepsTheEarlierMembersPlaces) {
   book.apply(shared_round(false, 1, {{0, 5}}, {}));
   EXPECT_EQ(book.reason(JobId(0)).ahead, 3u);
   EXPECT_EQ(book.reason(JobId(1)).ahead, 1u);
+}
+
+policy::PendingReason exact_reason(std::mt19937_64& rng) {
+  policy::PendingReason r;
+  r.kind = rng() % 2 ? policy::PendingKind::kQuotaExceeded : policy::PendingKind::kPreemptionCap;
+  r.queue = "q" + std::to_string(rng() % 5);
+  r.need = rng() % 64;
+  r.have = rng() % 64;
+  return r;
+}
+
+// Property: exact reasons kept in slots (only jobs that had one) read back as a plain map by job
+// id would: the latest exact reason while the job's latest reason is exact, and a job that turns
+// to a no-fit and back reads its new exact reason, never another job's. With and without
+// size_for (the engine's call), over job ids met in any order.
+TEST(ReasonBookProperty, ExactReasonsReadBackAsTheLatestPerJob) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    policy::ReasonBook book;
+    const uint32_t jobs = 1 + static_cast<uint32_t>(rng() % 40);
+    if (trial % 2 == 0) {
+      book.size_for(jobs);
+    }
+    std::map<uint32_t, policy::PendingReason> latest;  // the plain model: each job's latest reason
+    for (int round = 0; round < 30; ++round) {
+      policy::Reasons r;
+      const int n = static_cast<int>(rng() % 6);
+      for (int i = 0; i < n; ++i) {
+        const JobId job(static_cast<uint32_t>(rng() % jobs));
+        if (rng() % 3 == 0) {
+          const policy::NoFitReason nf{policy::PendingKind::kNoFit, 0, 4, 0, 2, 3};
+          r.jobs.push_back({job, nf});
+          latest[job.value()] = policy::expand(nf, "q0");
+        } else {
+          r.jobs.push_back({job, policy::NoFitReason{}});
+          r.exact.push_back(exact_reason(rng));
+          latest[job.value()] = r.exact.back();
+        }
+      }
+      r.queues = round == 0 ? std::vector<std::string>{"q0"} : std::vector<std::string>{};
+      book.apply(r);
+      for (uint32_t j = 0; j < jobs; ++j) {
+        const auto it = latest.find(j);
+        const policy::PendingReason want = it == latest.end() ? policy::PendingReason{} : it->second;
+        ASSERT_EQ(policy::describe(book.reason(JobId(j))), policy::describe(want)) << "job " << j;
+        ASSERT_EQ(book.kind(JobId(j)), want.kind) << "job " << j;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -15,12 +15,13 @@ void ReasonBook::apply(const Reasons& r) {
       gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(jr.no_fit.kind);
       continue;
     }
-    if (jr.job.value() >= exact_.size()) {
-      exact_.resize(jr.job.value() + 1);
+    if (e.exact == kNoSlot) {
+      e.exact = static_cast<uint32_t>(exact_.size());
+      exact_.emplace_back();
     }
     e.form = Form::kExact;
-    exact_[jr.job.value()] = r.exact[next_exact++];
-    gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(exact_[jr.job.value()].kind);
+    exact_[e.exact] = r.exact[next_exact++];
+    gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(exact_[e.exact].kind);
   }
   if (!r.shared) {
     return;
@@ -64,7 +65,7 @@ PendingReason ReasonBook::reason(JobId job) const {
     case Form::kNone:
       return {};
     case Form::kExact:
-      return exact_[job.value()];
+      return exact_[e.exact];
     default:
       return expand(resolve(e), queues_[e.no_fit.queue]);
   }
@@ -79,7 +80,7 @@ PendingKind ReasonBook::kind(JobId job) const {
     case Form::kNone:
       return PendingKind::kNone;
     case Form::kExact:
-      return exact_[job.value()].kind;
+      return exact_[e.exact].kind;
     default:
       return resolve(e).kind;
   }
@@ -92,5 +93,7 @@ void ReasonBook::clear() {
   spans_.clear();
   gave_quota_holds_ = false;
 }
+
+void ReasonBook::size_for(size_t jobs) { entries_.resize(std::max(entries_.size(), jobs)); }
 
 }  // namespace boreas::policy
