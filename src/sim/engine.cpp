@@ -40,6 +40,8 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
   std::stable_sort(arrivals_.begin(), arrivals_.end(),
                    [&](JobId a, JobId b) { return jobs_[a.value()].submit < jobs_[b.value()].submit; });
   result_.never_started.assign(jobs.size(), NeverStarted::kNo);
+  result_.runs.reserve(jobs.size());  // at least one run per job that starts
+  reasons_.size_for(jobs.size());
   if (options_.physics.on.any()) {
     physics_ = std::make_unique<Physics>(state_, options_.physics);
     push_physics_events();
@@ -108,9 +110,9 @@ Status Engine::complete(FinishEvent e, Time t) {
 // Ends a job's open run (completed, preempted or killed by a failure); physics cools its racks.
 Status Engine::stop_run(JobId job, Time t, JobState end_state, Duration overhead) {
   check_recovery(job, t);
-  std::vector<GpuId> gpus;
+  std::vector<GpuId>& gpus = stop_gpus_;  // the record's list is gone once the state stops the run
   if (physics_) {
-    gpus = state_.record(job).gpus;
+    gpus.assign(state_.record(job).gpus.begin(), state_.record(job).gpus.end());
     physics_->settle(gpus, t);
   }
   if (end_state == JobState::kCompleted) {
@@ -189,7 +191,8 @@ Status Engine::apply_preemption(JobId job, Time t) {
   return stop_run(job, t, JobState::kPreempted, overhead);
 }
 
-Status Engine::apply_start(const policy::Start& start, Time t) {
+// The run record takes the plan's GPU list (the state keeps its own copy).
+Status Engine::apply_start(policy::Start& start, Time t) {
   if (physics_) {
     physics_->settle(start.gpus, t);
   }
@@ -198,7 +201,7 @@ Status Engine::apply_start(const policy::Start& start, Time t) {
   ++version_[j];
   open_run_[j] = static_cast<uint32_t>(result_.runs.size());
   result_.runs.push_back(RunRecord{start.job, state_.record(start.job).preemptions, t, Time::never(),
-                                   JobState::kRunning, start.gpus});
+                                   JobState::kRunning, std::move(start.gpus)});
   if (physics_) {
     physics_->on_start(start.job, t, changed_);
     BOREAS_RETURN_IF_ERROR(state_.set_rate(start.job, physics_->rate(start.job), t));
@@ -239,9 +242,10 @@ void Engine::update_rates(std::vector<JobId>& changed, Time t) {
 }
 
 void Engine::push_physics_events() {
-  for (const RackEvent& e : physics_->take_events()) {
+  for (const RackEvent& e : physics_->events()) {
     push(e.at, RackCheckEvent{e.rack, e.version});
   }
+  physics_->clear_events();
 }
 
 Status Engine::on_rack_check(RackCheckEvent e, Time t) {
@@ -253,13 +257,13 @@ Status Engine::on_rack_check(RackCheckEvent e, Time t) {
 
 Status Engine::schedule(Time t) {
   ++result_.rounds;
-  const policy::Plan plan = scheduler_.schedule(state::ClusterView(state_, t));
+  policy::Plan plan = scheduler_.schedule(state::ClusterView(state_, t));
   reasons_.apply(plan.reasons);
   for (JobId j : plan.preemptions) {
     BOREAS_RETURN_IF_ERROR(apply_preemption(j, t).with_context(
         "scheduler '" + std::string(scheduler_.name()) + "' preempted badly: "));
   }
-  for (const policy::Start& s : plan.starts) {
+  for (policy::Start& s : plan.starts) {
     BOREAS_RETURN_IF_ERROR(
         apply_start(s, t).with_context("scheduler '" + std::string(scheduler_.name()) + "' started badly: "));
   }

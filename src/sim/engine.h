@@ -11,7 +11,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,6 +21,7 @@
 #include "policy/placement.h"
 #include "policy/reason_book.h"
 #include "policy/scheduler.h"
+#include "sim/event_heap.h"
 #include "sim/events.h"
 #include "sim/faults.h"
 #include "sim/meter.h"
@@ -99,7 +99,11 @@ class Engine {
     Time time;
     uint64_t seq;
     EventPayload payload;
-    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+  struct EventBefore {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time != b.time ? a.time < b.time : a.seq < b.seq;
+    }
   };
 
   Time next_time() const;
@@ -111,7 +115,7 @@ class Engine {
   Status complete(FinishEvent e, Time t);
   Status schedule(Time t);
   Status apply_preemption(JobId job, Time t);
-  Status apply_start(const policy::Start& start, Time t);
+  Status apply_start(policy::Start& start, Time t);  // moves start.gpus into the run record
   void push(Time t, EventPayload payload);
   void push_finish(JobId job, Time t);
   void update_rates(std::vector<JobId>& changed, Time t);
@@ -130,7 +134,7 @@ class Engine {
   state::ClusterState state_;
   std::vector<JobId> arrivals_;  // by (submit, id)
   size_t next_arrival_ = 0;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> heap_;
+  EventHeap<Event, EventBefore> heap_;  // by (time, seq): a total order, popped exactly in turn
   uint64_t seq_ = 0;
   std::vector<uint32_t> version_;
   std::vector<uint32_t> open_run_;  // per job: index into result_.runs of the current run
@@ -144,6 +148,7 @@ class Engine {
   std::unique_ptr<Physics> physics_;  // null without physics
   std::unique_ptr<Faults> faults_;    // failures and reclaims; null without physics
   std::vector<JobId> changed_;        // scratch: jobs whose rate may have changed
+  std::vector<GpuId> stop_gpus_;      // scratch: the GPUs of the run stop_run ends
   Meter meter_;                       // the summary's time integrals, kept at every notify
   policy::ReasonBook reasons_;        // each job's latest pending reason, from every plan
   RecoveryClock recovery_;            // per failure or reclaim: time until its progress is regained

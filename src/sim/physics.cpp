@@ -250,10 +250,6 @@ void Physics::on_stop(JobId job, std::span<const GpuId> gpus, Time t, std::vecto
   touch_racks(gpus, t, changed);
 }
 
-std::vector<RackEvent> Physics::take_events() {
-  return std::exchange(events_, {});
-}
-
 PhysicsTotals Physics::finish(Time t) {
   advance(t);
   for (JobId j : state_.running()) {

@@ -140,7 +140,9 @@ class Physics {
   // Preemption with checkpoints on: the victim writes a checkpoint before it stops (counted in
   // checkpoint_overhead_gpu_hours) and reads it back when it resumes; returns write + restore.
   Duration checkpoint_before_stop(JobId job);
-  std::vector<RackEvent> take_events();
+  // Rack checks the refreshes since the last clear_events() asked for, in the order asked.
+  const std::vector<RackEvent>& events() const { return events_; }
+  void clear_events() { events_.clear(); }  // keeps the buffer: most refreshes push none or one
   void sample(Time t, std::vector<ZoneSample>& out);
   // Flushes racks and costs of still-running jobs at the end of the run.
   PhysicsTotals finish(Time t);
