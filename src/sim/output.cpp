@@ -1,5 +1,6 @@
 #include "sim/output.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <algorithm>
 #include <climits>
@@ -21,11 +22,14 @@ void append_seconds(fmt::memory_buffer& out, Time t, Time origin) {
   const int64_t whole = us / 1'000'000;
   const int64_t frac = us % 1'000'000;
   if (frac == 0) {
-    fmt::format_to(std::back_inserter(out), "{}", whole);
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), whole);
     return;
   }
   const bool negative = us < 0;
-  fmt::format_to(std::back_inserter(out), "{}{}.{:06d}", negative ? "-" : "", std::abs(whole), std::abs(frac));
+  if (negative) {
+    out.push_back('-');
+  }
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}.{:06d}"), std::abs(whole), std::abs(frac));
 }
 
 }  // namespace
@@ -161,10 +165,6 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   return j;
 }
 
-std::string optional_time(Time t, Time origin) {
-  return t.is_never() ? "" : format_seconds(t, origin);
-}
-
 bool csv_needs_quotes(std::string_view s) { return s.find_first_of(",\"\n") != std::string_view::npos; }
 
 // Quotes a CSV field only when it needs it.
@@ -179,35 +179,81 @@ std::string csv(std::string_view s) {
   return out + "\"";
 }
 
-// Why the job never started (engine) and, when the policy says, why it waited.
-std::string pending_reason(const SimResult& result, JobId job) {
-  std::string out(to_string(result.never_started[job.value()]));
+// Why the job never started (engine) and, when the policy says, why it waited, into `out`.
+void pending_reason(const SimResult& result, JobId job, std::string& out) {
+  out.assign(to_string(result.never_started[job.value()]));
   if (job.value() < result.pending_reasons.size() && !result.pending_reasons[job.value()].empty()) {
-    out += (out.empty() ? "" : "; ") + result.pending_reasons[job.value()];
+    out += out.empty() ? "" : "; ";
+    out += result.pending_reasons[job.value()];
   }
-  return out;
 }
 
-void write_jobs(std::ostream& os, const RunOutput& run, std::span<const JobSpec> jobs,
-                const SymbolTable& sym) {
-  const Time origin = run.result.first_submit;
-  os << "job_id,name,queue,user,gpus,submit_s,first_start_s,end_s,jct_s,queue_s,preemptions,gpu_seconds,"
-        "state,"
-        "pending_reason\n";
-  for (const JobSpec& j : jobs) {
-    const state::JobRecord& r = run.result.jobs[j.id.value()];
-    const bool ended = r.state == JobState::kCompleted || r.state == JobState::kFailed;
-    os << j.id.value() << ',' << csv(sym.view(j.name)) << ',' << csv(sym.view(j.queue)) << ','
-       << csv(sym.view(j.user)) << ',' << j.gpus << ',' << format_seconds(j.submit, origin) << ','
-       << optional_time(r.first_start, origin) << ',' << (ended ? format_seconds(r.end, origin) : "") << ','
-       << (ended ? format_seconds(origin + (r.end - j.submit), origin) : "") << ','
-       << format_seconds(origin + r.pending_total, origin) << ',' << r.preemptions << ','
-       << fmt::format("{}", r.run_time.to_seconds() * j.gpus) << ',' << to_string(r.state) << ','
-       << csv(pending_reason(run.result, j.id)) << '\n';
+// csv(s) appended to `out`, without a copy when s needs no quotes.
+void append_csv(fmt::memory_buffer& out, std::string_view s) {
+  if (!csv_needs_quotes(s)) {
+    out.append(s);
+    return;
   }
+  const std::string quoted = csv(s);
+  out.append(std::string_view(quoted));
+}
+
+// One jobs.csv line; `reason` is scratch.
+void append_job(fmt::memory_buffer& out, const JobSpec& j, const SimResult& result, const SymbolTable& sym,
+                std::string& reason) {
+  const Time origin = result.first_submit;
+  const state::JobRecord& r = result.jobs[j.id.value()];
+  const bool ended = r.state == JobState::kCompleted || r.state == JobState::kFailed;
+  const auto to = std::back_inserter(out);
+  fmt::format_to(to, FMT_COMPILE("{},"), j.id.value());
+  append_csv(out, sym.view(j.name));
+  out.push_back(',');
+  append_csv(out, sym.view(j.queue));
+  out.push_back(',');
+  append_csv(out, sym.view(j.user));
+  fmt::format_to(to, FMT_COMPILE(",{},"), j.gpus);
+  append_seconds(out, j.submit, origin);
+  out.push_back(',');
+  if (!r.first_start.is_never()) {
+    append_seconds(out, r.first_start, origin);
+  }
+  out.push_back(',');
+  if (ended) {
+    append_seconds(out, r.end, origin);
+  }
+  out.push_back(',');
+  if (ended) {
+    append_seconds(out, origin + (r.end - j.submit), origin);
+  }
+  out.push_back(',');
+  append_seconds(out, origin + r.pending_total, origin);
+  fmt::format_to(to, FMT_COMPILE(",{},{},{},"), r.preemptions, r.run_time.to_seconds() * j.gpus,
+                 to_string(r.state));
+  pending_reason(result, j.id, reason);
+  append_csv(out, reason);
+  out.push_back('\n');
 }
 
 constexpr size_t kFlushBytes = 1 << 16;
+
+// Lines are formatted into one buffer and written in blocks of ≈ 64 KB (a stream insertion and a
+// string per field cost more than the formatting).
+void write_jobs(std::ostream& os, const RunOutput& run, std::span<const JobSpec> jobs,
+                const SymbolTable& sym) {
+  os << "job_id,name,queue,user,gpus,submit_s,first_start_s,end_s,jct_s,queue_s,preemptions,gpu_seconds,"
+        "state,"
+        "pending_reason\n";
+  fmt::memory_buffer out;
+  std::string reason;
+  for (const JobSpec& j : jobs) {
+    append_job(out, j, run.result, sym, reason);
+    if (out.size() >= kFlushBytes) {
+      os.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
+    }
+  }
+  os.write(out.data(), static_cast<std::streamsize>(out.size()));
+}
 
 void write_timeseries(std::ostream& os, const RunOutput& run, const std::vector<SeriesColumn>& extra) {
   os << "time_s,allocated_gpus,running_jobs,pending_jobs,pending_gpus";
@@ -277,18 +323,8 @@ void run_nodes(const RunRecord& r, const Cluster& cluster, std::vector<GpuId>& s
   }
 }
 
-// csv(s) appended to `out`, without a copy when s needs no quotes.
-void append_csv(fmt::memory_buffer& out, std::string_view s) {
-  if (!csv_needs_quotes(s)) {
-    out.append(s);
-    return;
-  }
-  const std::string quoted = csv(s);
-  out.append(std::string_view(quoted));
-}
-
 void append_run(fmt::memory_buffer& out, const RunRecord& r, std::string_view nodes, Time origin) {
-  fmt::format_to(std::back_inserter(out), "{},{},", r.job.value(), r.run);
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},"), r.job.value(), r.run);
   append_seconds(out, r.start, origin);
   out.push_back(',');
   if (!r.end.is_never()) {
@@ -296,7 +332,7 @@ void append_run(fmt::memory_buffer& out, const RunRecord& r, std::string_view no
   }
   out.push_back(',');
   append_csv(out, nodes);
-  fmt::format_to(std::back_inserter(out), ",{},{}\n", r.gpus.size(),
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE(",{},{}\n"), r.gpus.size(),
                  r.end.is_never() ? std::string_view() : end_reason(r.end_state));
 }
 
