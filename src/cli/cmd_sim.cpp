@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/batch_memory.h"
 #include "cli/command.h"
 #include "cli/sim_mixed.h"
 #include "cli/sim_options.h"
@@ -106,6 +107,7 @@ int write_views(const SimArgs& a) {
 }
 
 int run_sim(SimArgs& a) {
+  keep_freed_memory();
   if (a.out.empty() && !(a.report.empty() && a.schedule_trace.empty())) {
     a.out = (a.report.empty() ? a.schedule_trace : a.report) + ".runs";  // the views need the files
   }
