@@ -15,13 +15,10 @@ void ReasonBook::apply(const Reasons& r) {
       gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(jr.no_fit.kind);
       continue;
     }
-    if (e.exact == kNoSlot) {
-      e.exact = static_cast<uint32_t>(exact_.size());
-      exact_.emplace_back();
-    }
+    PendingReason& slot = exact_slot(jr.job);
     e.form = Form::kExact;
-    exact_[e.exact] = r.exact[next_exact++];
-    gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(exact_[e.exact].kind);
+    slot = r.exact[next_exact++];
+    gave_quota_holds_ = gave_quota_holds_ || is_quota_hold(slot.kind);
   }
   if (!r.shared) {
     return;
@@ -47,6 +44,18 @@ void ReasonBook::apply(const Reasons& r) {
   }
 }
 
+PendingReason& ReasonBook::exact_slot(JobId job) {
+  if (job.value() >= exact_slot_.size()) {
+    exact_slot_.resize(std::max<size_t>(job.value() + 1, entries_.size()), kNoSlot);
+  }
+  uint32_t& slot = exact_slot_[job.value()];
+  if (slot == kNoSlot) {
+    slot = static_cast<uint32_t>(exact_.size());
+    exact_.emplace_back();
+  }
+  return exact_[slot];
+}
+
 NoFitReason ReasonBook::resolve(const Entry& e) const {
   if (e.form != Form::kShared) {
     return e.no_fit;
@@ -65,7 +74,7 @@ PendingReason ReasonBook::reason(JobId job) const {
     case Form::kNone:
       return {};
     case Form::kExact:
-      return exact_[e.exact];
+      return exact_[exact_slot_[job.value()]];
     default:
       return expand(resolve(e), queues_[e.no_fit.queue]);
   }
@@ -80,7 +89,7 @@ PendingKind ReasonBook::kind(JobId job) const {
     case Form::kNone:
       return PendingKind::kNone;
     case Form::kExact:
-      return exact_[e.exact].kind;
+      return exact_[exact_slot_[job.value()]].kind;
     default:
       return resolve(e).kind;
   }
@@ -89,6 +98,7 @@ PendingKind ReasonBook::kind(JobId job) const {
 void ReasonBook::clear() {
   entries_.clear();
   exact_.clear();
+  exact_slot_.clear();
   queues_.clear();
   spans_.clear();
   gave_quota_holds_ = false;

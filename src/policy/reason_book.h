@@ -43,8 +43,8 @@ class ReasonBook {
     Form form = Form::kNone;
     uint32_t span = 0;   // kShared: its index in spans_
     NoFitReason no_fit;  // kNoFit; kShared: queue, need and ahead + its span's `lowered` (modulo 2^32)
-    uint32_t exact = kNoSlot;  // the job's slot in exact_, once it had an exact reason (kept after)
   };
+  static_assert(sizeof(Entry) == 32, "two entries a cache line: apply reads one per reason");
   struct Span {
     uint32_t free = 0;
     uint32_t largest_block = 0;
@@ -60,11 +60,13 @@ class ReasonBook {
     return entries_[job.value()];
   }
   NoFitReason resolve(const Entry& e) const;
+  PendingReason& exact_slot(JobId job);  // the job's slot, made on its first exact reason
 
   std::vector<Entry> entries_;        // by job
   // Only the jobs that ever had an exact reason have a slot (a PendingReason is ~112 bytes: a slot
   // per job id touched ~13 MB on full Philly, 16% of the demo row's page faults).
   std::vector<PendingReason> exact_;
+  std::vector<uint32_t> exact_slot_;  // by job: its slot in exact_ once it had an exact reason (kept)
   std::vector<std::string> queues_;
   std::vector<Span> spans_;
   bool gave_quota_holds_ = false;
