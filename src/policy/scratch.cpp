@@ -79,6 +79,18 @@ void Scratch::release(std::span<const GpuId> gpus) {
   }
 }
 
+void Scratch::touch(std::span<const GpuId> gpus) {
+  refused_.clear();
+  for (GpuId g : gpus) {
+    const NodeId node = view_.state().node_of(g);
+    NodeChange& c = nodes_.get(node.value());
+    if (!c.touched) {
+      c.touched = true;
+      touched_.push_back(node);
+    }
+  }
+}
+
 uint32_t Scratch::take_free_on_node(NodeId node, uint32_t count, std::vector<GpuId>& out) const {
   const Node& n = view_.cluster().nodes[node.value()];
   const NodeChange* c = nodes_.find(node.value());

@@ -88,6 +88,9 @@ class Scratch {
 
   void claim(std::span<const GpuId> gpus);
   void release(std::span<const GpuId> gpus);
+  // Touches the GPUs' nodes as releasing and claiming them back would (each not touched yet is
+  // listed, in the GPUs' order), without changing a free count.
+  void touch(std::span<const GpuId> gpus);
   // Appends up to `count` free GPUs of `node` to `out`, lowest index first; returns how many.
   uint32_t take_free_on_node(NodeId node, uint32_t count, std::vector<GpuId>& out) const;
 
