@@ -186,36 +186,6 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
   return out;
 }
 
-// A job its queue's guarantee covers takes GPUs back from borrowers only: evicting work of its
-// own queue would leave the evicted job owed the same guarantee. A job beyond the guarantee may
-// evict lower classes of its own queue (they are then beyond it too, so nothing owed is lost).
-bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
-  if (guaranteed_pass && reclaim_failed_before(r, job)) {
-    return false;  // the same search, on the same candidates, failed earlier this round
-  }
-  return try_evict(r, job, guaranteed_pass ? borrower_victims(r, job) : own_queue_victims(r, job),
-                   guaranteed_pass);
-}
-
-BoreasScheduler::FailedReclaim BoreasScheduler::reclaim_key(const JobSpec& spec, uint32_t queue, uint64_t generation) {
-  return {queue, spec.gpus, spec.gpu_types.index(), spec.preemptible, generation};
-}
-
-bool BoreasScheduler::reclaim_failed_before(const Round& r, JobId job) const {
-  const FailedReclaim key =
-      reclaim_key(r.view.spec(job), static_cast<uint32_t>(jobs_[job.value()].queue), r.generation);
-  return std::any_of(r.failed_reclaims.begin(), r.failed_reclaims.end(), [&](const FailedReclaim& f) {
-    return f.queue == key.queue && f.gpus == key.gpus && f.gpu_types == key.gpu_types &&
-           f.preemptible == key.preemptible && f.generation == key.generation;
-  });
-}
-
-void BoreasScheduler::remember_failed_reclaim(Round& r, JobId job) {
-  std::erase_if(r.failed_reclaims, [&](const FailedReclaim& f) { return f.generation != r.generation; });
-  r.failed_reclaims.push_back(
-      reclaim_key(r.view.spec(job), static_cast<uint32_t>(jobs_[job.value()].queue), r.generation));
-}
-
 // Victims must stay beyond their queue's guarantee, or they would be owed it right back: for each
 // queue, used − evicted (+ the claimant's need when it is the claimant's queue) + the smallest
 // victim (this eviction's or an earlier one's this round) > guarantee. So reclaim takes a queue
@@ -290,6 +260,76 @@ class BoreasScheduler::ReclaimFilter final : public GrowingVictimFilter {
   std::vector<uint64_t> taken_, smallest_;  // the joined set's, by queue + 1
 };
 
+// A job its queue's guarantee covers takes GPUs back from borrowers only: evicting work of its
+// own queue would leave the evicted job owed the same guarantee. A job beyond the guarantee may
+// evict lower classes of its own queue (they are then beyond it too, so nothing owed is lost).
+bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
+  if (guaranteed_pass && reclaim_failed_before(r, job)) {
+    return false;  // the same search, on the same candidates, failed earlier this round
+  }
+  if (guaranteed_pass && shortcuts_) {
+    return try_reclaim(r, job);
+  }
+  return try_evict(r, job, guaranteed_pass ? borrower_victims(r, job) : own_queue_victims(r, job),
+                   guaranteed_pass);
+}
+
+// As try_evict on borrower_victims, with the candidates in loss order kept while the generation
+// stands: borrower_victims and the filter admitting a candidate alone read the claimant's queue,
+// the evicted set, the jobs' borrowed flags and the books, which only starts, evictions and
+// uncovers move (each bumps the generation), and the round's view; the claimant's size only for a
+// candidate of its own queue, which borrower_victims never gives.
+bool BoreasScheduler::try_reclaim(Round& r, JobId job) {
+  const int32_t q = jobs_[job.value()].queue;
+  std::erase_if(r.reclaim_orders, [&](const Round::ReclaimOrder& o) { return o.generation != r.generation; });
+  auto it = std::find_if(r.reclaim_orders.begin(), r.reclaim_orders.end(),
+                         [&](const Round::ReclaimOrder& o) { return o.queue == q; });
+  if (it == r.reclaim_orders.end()) {
+    std::vector<JobId> cands = borrower_victims(r, job);
+    Round::ReclaimOrder order{q, r.generation, !cands.empty(), {}};
+    if (order.any) {
+      ReclaimFilter filter(*this, r, job);
+      const VictimFilter may_add = [&filter](const std::vector<JobId>& chosen, JobId c) { return filter(chosen, c); };
+      order.ordered = victims_in_loss_order(std::move(cands), r.view, may_add, &filter);
+    }
+    r.reclaim_orders.push_back(std::move(order));
+    it = r.reclaim_orders.end() - 1;
+  }
+  if (!it->any) {
+    remember_failed_reclaim(r, job);  // no borrower to reclaim from: the same as long as nothing moves
+    return false;
+  }
+  if (r.victims_left == 0) {
+    refuse_at_cap(r, job);
+    return false;
+  }
+  return evict_in_order(r, job, it->ordered, true);  // nothing there changes r.reclaim_orders
+}
+
+void BoreasScheduler::refuse_at_cap(Round& r, JobId job) {
+  set_reason(job, PendingReason{PendingKind::kPreemptionCap, book_->name(jobs_[job.value()].queue), "*",
+                                r.view.spec(job).gpus, 0, 0, 0, 0});
+}
+
+BoreasScheduler::FailedReclaim BoreasScheduler::reclaim_key(const JobSpec& spec, uint32_t queue, uint64_t generation) {
+  return {queue, spec.gpus, spec.gpu_types.index(), spec.preemptible, generation};
+}
+
+bool BoreasScheduler::reclaim_failed_before(const Round& r, JobId job) const {
+  const FailedReclaim key =
+      reclaim_key(r.view.spec(job), static_cast<uint32_t>(jobs_[job.value()].queue), r.generation);
+  return std::any_of(r.failed_reclaims.begin(), r.failed_reclaims.end(), [&](const FailedReclaim& f) {
+    return f.queue == key.queue && f.gpus == key.gpus && f.gpu_types == key.gpu_types &&
+           f.preemptible == key.preemptible && f.generation == key.generation;
+  });
+}
+
+void BoreasScheduler::remember_failed_reclaim(Round& r, JobId job) {
+  std::erase_if(r.failed_reclaims, [&](const FailedReclaim& f) { return f.generation != r.generation; });
+  r.failed_reclaims.push_back(
+      reclaim_key(r.view.spec(job), static_cast<uint32_t>(jobs_[job.value()].queue), r.generation));
+}
+
 bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, bool guaranteed_pass) {
   if (cands.empty()) {
     if (guaranteed_pass && shortcuts_) {
@@ -298,14 +338,21 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
     return false;
   }
   if (r.victims_left == 0) {
-    set_reason(job, PendingReason{PendingKind::kPreemptionCap, book_->name(jobs_[job.value()].queue), "*",
-                                  r.view.spec(job).gpus, 0, 0, 0, 0});
+    refuse_at_cap(r, job);
     return false;
   }
   ReclaimFilter filter(*this, r, job);
   const VictimFilter may_add = [&filter](const std::vector<JobId>& chosen, JobId c) { return filter(chosen, c); };
-  auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch, may_add,
-                           monotone_placement_, shortcuts_ ? &filter : nullptr);
+  GrowingVictimFilter* growing = shortcuts_ ? &filter : nullptr;
+  return evict_in_order(r, job, victims_in_loss_order(std::move(cands), r.view, may_add, growing), guaranteed_pass);
+}
+
+// Evicts the victims choose_victims_in_order finds among `ordered` and starts the job on their GPUs.
+bool BoreasScheduler::evict_in_order(Round& r, JobId job, const std::vector<JobId>& ordered, bool guaranteed_pass) {
+  ReclaimFilter filter(*this, r, job);
+  const VictimFilter may_add = [&filter](const std::vector<JobId>& chosen, JobId c) { return filter(chosen, c); };
+  auto ev = choose_victims_in_order(r.view.spec(job), ordered, r.victims_left, *placement_, r.scratch, may_add,
+                                    monotone_placement_, shortcuts_ ? &filter : nullptr);
   if (!ev) {
     if (guaranteed_pass && monotone_placement_) {
       remember_failed_reclaim(r, job);

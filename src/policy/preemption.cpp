@@ -238,16 +238,30 @@ bool placement_is_monotone(std::string_view name) {
   return name == "count" || name == "first-fit" || name == "pack" || name == "consolidated";
 }
 
-std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
-                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add,
-                                       bool monotone, GrowingVictimFilter* growing) {
+std::vector<JobId> victims_in_loss_order(std::vector<JobId> candidates, const state::ClusterView& view,
+                                         const VictimFilter& may_add, GrowingVictimFilter* growing) {
   Asker ask(may_add, growing);
   ask.restart();
   std::erase_if(candidates, [&](JobId c) { return !ask.admits({}, c); });
+  sort_by_loss(candidates, view);
+  return candidates;
+}
+
+std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
+                                       Placement& placement, Scratch& scratch, const VictimFilter& may_add,
+                                       bool monotone, GrowingVictimFilter* growing) {
+  const std::vector<JobId> ordered = victims_in_loss_order(std::move(candidates), scratch.view(), may_add, growing);
+  return choose_victims_in_order(job, ordered, max_victims, placement, scratch, may_add, monotone, growing);
+}
+
+std::optional<Eviction> choose_victims_in_order(const JobSpec& job, const std::vector<JobId>& candidates,
+                                                uint32_t max_victims, Placement& placement, Scratch& scratch,
+                                                const VictimFilter& may_add, bool monotone,
+                                                GrowingVictimFilter* growing) {
   if (candidates.empty() || max_victims == 0) {
     return std::nullopt;
   }
-  sort_by_loss(candidates, scratch.view());
+  Asker ask(may_add, growing);
   // No candidate alone frees enough GPUs: `single` would fail on each, touching their nodes.
   const bool no_single = job.gpus > scratch.total_free() + largest_gang(candidates, scratch.view());
   if (monotone && !fits_with_all_released(job, candidates, placement, scratch, no_single)) {

@@ -83,6 +83,16 @@ class GrowingVictimFilter {
 std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
                                        Placement& placement, Scratch& scratch, const VictimFilter& may_add,
                                        bool monotone = false, GrowingVictimFilter* growing = nullptr);
+// choose_victims in two steps, so that a caller may keep the first while nothing it reads moves:
+// the candidates `may_add` admits alone (asked through `growing` when given), in the order the
+// search tries them (fewest preemptions, then least lost work × GPUs, then their order here); and
+// the search among them, in that order.
+std::vector<JobId> victims_in_loss_order(std::vector<JobId> candidates, const state::ClusterView& view,
+                                         const VictimFilter& may_add, GrowingVictimFilter* growing = nullptr);
+std::optional<Eviction> choose_victims_in_order(const JobSpec& job, const std::vector<JobId>& candidates,
+                                                uint32_t max_victims, Placement& placement, Scratch& scratch,
+                                                const VictimFilter& may_add, bool monotone = false,
+                                                GrowingVictimFilter* growing = nullptr);
 
 // Whether the named placement is monotone: a gang it places on some free GPUs it also places when
 // more are free (count, first-fit, pack, consolidated; `MonotonePlacementProperty` checks them).
