@@ -45,11 +45,12 @@ void claim_all(Scratch& s, const std::vector<JobId>& jobs) {
   }
 }
 
-// Places the job with `victims` released; leaves the scratch as it was.
+// Places the job with `victims` released; leaves the scratch as claiming them back would.
 bool fits_without(const JobSpec& job, const std::vector<JobId>& victims, Placement& p, Scratch& s) {
+  s.begin_trial();
   release_all(s, victims);
   const bool ok = p.place(job, s).has_value();
-  claim_all(s, victims);
+  s.end_trial();
   return ok;
 }
 
