@@ -1,6 +1,7 @@
 // Scratch (policy/scratch.h) against a plain overlay — a free flag per GPU, counts per node and
-// rack recounted, touched nodes in first-touch order — on random claims, releases, forgets and
-// copies, on nodes whose overrides fit the per-node mask (8 GPUs) and nodes past it (70 GPUs).
+// rack recounted, touched nodes in first-touch order — on random claims, releases, forgets,
+// touches, trials and copies, on nodes whose overrides fit the per-node mask (8 GPUs) and nodes past it
+// (70 GPUs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -125,7 +126,7 @@ void check_random_runs(uint32_t gpus_per_node, const StepCheck& after_step = nul
     auto scratch = std::make_unique<policy::Scratch>(view);
     Plain plain = plain_of(st);
     for (int step = 0; step < 80; ++step) {
-      const uint32_t op = rng() % 10;
+      const uint32_t op = rng() % 12;
       if (op < 4) {  // claim some free GPUs
         const std::vector<GpuId> gpus = pick(rng, plain, true, 2 * gpus_per_node);
         scratch->claim(gpus);
@@ -144,8 +145,27 @@ void check_random_runs(uint32_t gpus_per_node, const StepCheck& after_step = nul
         scratch->release(gpus);
         scratch->claim(gpus);
         scratch->forget_touched_since(mark);
-      } else {  // go on with a copy
+      } else if (op == 11) {  // a trial: release and claim some, then take it back
+        scratch->begin_trial();
+        const std::vector<GpuId> released = pick(rng, plain, false, 2 * gpus_per_node);
+        scratch->release(released);
+        const std::vector<GpuId> claimed = pick(rng, plain, true, 2 * gpus_per_node);
+        scratch->claim(claimed);
+        scratch->end_trial();
+        for (GpuId g : released) {
+          plain_change(plain, st, g, false);
+        }
+        for (GpuId g : claimed) {
+          plain_change(plain, st, g, true);
+        }
+      } else if (op < 10) {  // go on with a copy
         scratch = std::make_unique<policy::Scratch>(*scratch);
+      } else {  // touch the nodes of some GPUs, free or taken, as releasing and claiming them back
+        const std::vector<GpuId> gpus = pick(rng, plain, rng() % 2 == 0, 2 * gpus_per_node);
+        scratch->touch(gpus);
+        for (GpuId g : gpus) {
+          plain_change(plain, st, g, plain.free[g.value()]);
+        }
       }
       const std::string diff = difference(*scratch, plain, st);
       ASSERT_EQ(diff, "") << "seed " << seed << " step " << step;

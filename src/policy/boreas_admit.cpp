@@ -186,6 +186,80 @@ std::vector<JobId> BoreasScheduler::borrower_victims(Round& r, JobId job) {
   return out;
 }
 
+// Victims must stay beyond their queue's guarantee, or they would be owed it right back: for each
+// queue, used − evicted (+ the claimant's need when it is the claimant's queue) + the smallest
+// victim (this eviction's or an earlier one's this round) > guarantee. So reclaim takes a queue
+// down to its guarantee, never below. As a VictimFilter (operator()) and growing one victim at a
+// time (GrowingVictimFilter: the chosen set's GPUs and smallest gang kept by queue).
+class BoreasScheduler::ReclaimFilter final : public GrowingVictimFilter {
+ public:
+  ReclaimFilter(BoreasScheduler& s, Round& r, JobId job)
+      : s_(s), r_(r), mine_(s.jobs_[job.value()].queue), need_(r.view.spec(job).gpus) {
+    // The smallest gang evicted earlier this round (already out of `used`), by queue + 1 (a queue
+    // not seen yet is -1); read once, not per candidate.
+    for (uint32_t v : r.evicted) {
+      const auto at = static_cast<size_t>(s.jobs_[v].queue + 1);
+      smallest_evicted_.resize(std::max(smallest_evicted_.size(), at + 1), UINT64_MAX);
+      smallest_evicted_[at] = std::min<uint64_t>(smallest_evicted_[at], r.view.spec(JobId(v)).gpus);
+    }
+  }
+  bool operator()(const std::vector<JobId>& chosen, JobId c) {
+    const int32_t q = s_.jobs_[c.value()].queue;
+    uint64_t taken = 0;
+    uint64_t smallest = UINT64_MAX;
+    for (JobId v : chosen) {
+      if (s_.jobs_[v.value()].queue == q) {
+        taken += r_.view.spec(v).gpus;
+        smallest = std::min<uint64_t>(smallest, r_.view.spec(v).gpus);
+      }
+    }
+    return admits_beside(c, taken, smallest);
+  }
+  void restart() override {
+    taken_.assign(s_.book_->queue_count() + 1, 0);
+    smallest_.assign(taken_.size(), UINT64_MAX);
+  }
+  bool admits(JobId c) override {
+    const auto at = static_cast<size_t>(s_.jobs_[c.value()].queue + 1);
+    return at < taken_.size() ? admits_beside(c, taken_[at], smallest_[at]) : admits_beside(c, 0, UINT64_MAX);
+  }
+  void join(JobId v) override {
+    const auto at = static_cast<size_t>(s_.jobs_[v.value()].queue + 1);
+    if (at >= taken_.size()) {
+      taken_.resize(at + 1, 0);
+      smallest_.resize(at + 1, UINT64_MAX);
+    }
+    taken_[at] += r_.view.spec(v).gpus;
+    smallest_[at] = std::min<uint64_t>(smallest_[at], r_.view.spec(v).gpus);
+  }
+
+ private:
+  // Whether c may join a chosen set that takes `taken` GPUs of c's queue, `smallest` its smallest.
+  bool admits_beside(JobId c, uint64_t taken, uint64_t smallest) {
+    const int32_t q = s_.jobs_[c.value()].queue;
+    const Demand& d = s_.held_demand(c, r_.view);
+    if (d.empty()) {
+      return false;
+    }
+    const uint64_t gpus = r_.view.spec(c).gpus;
+    taken += gpus;
+    smallest = std::min(smallest, gpus);
+    if (static_cast<size_t>(q + 1) < smallest_evicted_.size()) {
+      smallest = std::min(smallest, smallest_evicted_[static_cast<size_t>(q + 1)]);
+    }
+    const uint64_t used = s_.book_->usage(static_cast<uint32_t>(q), d.front().type);
+    const uint64_t guaranteed = s_.book_->guaranteed(static_cast<uint32_t>(q), d.front().type);
+    return used + (q == mine_ ? need_ : 0) + smallest > taken + guaranteed;
+  }
+
+  BoreasScheduler& s_;
+  Round& r_;
+  int32_t mine_;
+  uint64_t need_;
+  std::vector<uint64_t> smallest_evicted_;
+  std::vector<uint64_t> taken_, smallest_;  // the joined set's, by queue + 1
+};
+
 // A job its queue's guarantee covers takes GPUs back from borrowers only: evicting work of its
 // own queue would leave the evicted job owed the same guarantee. A job beyond the guarantee may
 // evict lower classes of its own queue (they are then beyond it too, so nothing owed is lost).
@@ -193,8 +267,48 @@ bool BoreasScheduler::try_preempt(Round& r, JobId job, bool guaranteed_pass) {
   if (guaranteed_pass && reclaim_failed_before(r, job)) {
     return false;  // the same search, on the same candidates, failed earlier this round
   }
+  if (guaranteed_pass && shortcuts_) {
+    return try_reclaim(r, job);
+  }
   return try_evict(r, job, guaranteed_pass ? borrower_victims(r, job) : own_queue_victims(r, job),
                    guaranteed_pass);
+}
+
+// As try_evict on borrower_victims, with the candidates in loss order kept while the generation
+// stands: borrower_victims and the filter admitting a candidate alone read the claimant's queue,
+// the evicted set, the jobs' borrowed flags and the books, which only starts, evictions and
+// uncovers move (each bumps the generation), and the round's view; the claimant's size only for a
+// candidate of its own queue, which borrower_victims never gives.
+bool BoreasScheduler::try_reclaim(Round& r, JobId job) {
+  const int32_t q = jobs_[job.value()].queue;
+  std::erase_if(r.reclaim_orders, [&](const Round::ReclaimOrder& o) { return o.generation != r.generation; });
+  auto it = std::find_if(r.reclaim_orders.begin(), r.reclaim_orders.end(),
+                         [&](const Round::ReclaimOrder& o) { return o.queue == q; });
+  if (it == r.reclaim_orders.end()) {
+    std::vector<JobId> cands = borrower_victims(r, job);
+    Round::ReclaimOrder order{q, r.generation, !cands.empty(), {}};
+    if (order.any) {
+      ReclaimFilter filter(*this, r, job);
+      const VictimFilter may_add = [&filter](const std::vector<JobId>& chosen, JobId c) { return filter(chosen, c); };
+      order.ordered = victims_in_loss_order(std::move(cands), r.view, may_add, &filter);
+    }
+    r.reclaim_orders.push_back(std::move(order));
+    it = r.reclaim_orders.end() - 1;
+  }
+  if (!it->any) {
+    remember_failed_reclaim(r, job);  // no borrower to reclaim from: the same as long as nothing moves
+    return false;
+  }
+  if (r.victims_left == 0) {
+    refuse_at_cap(r, job);
+    return false;
+  }
+  return evict_in_order(r, job, it->ordered, true);  // nothing there changes r.reclaim_orders
+}
+
+void BoreasScheduler::refuse_at_cap(Round& r, JobId job) {
+  set_reason(job, PendingReason{PendingKind::kPreemptionCap, book_->name(jobs_[job.value()].queue), "*",
+                                r.view.spec(job).gpus, 0, 0, 0, 0});
 }
 
 BoreasScheduler::FailedReclaim BoreasScheduler::reclaim_key(const JobSpec& spec, uint32_t queue, uint64_t generation) {
@@ -224,46 +338,21 @@ bool BoreasScheduler::try_evict(Round& r, JobId job, std::vector<JobId> cands, b
     return false;
   }
   if (r.victims_left == 0) {
-    set_reason(job, PendingReason{PendingKind::kPreemptionCap, book_->name(jobs_[job.value()].queue), "*",
-                                  r.view.spec(job).gpus, 0, 0, 0, 0});
+    refuse_at_cap(r, job);
     return false;
   }
-  // Victims must stay beyond their queue's guarantee, or they would be owed it right back:
-  // for each queue, used − evicted (+ the claimant's need when it is the claimant's queue)
-  // + the smallest victim (this eviction's or an earlier one's this round) > guarantee. So reclaim takes a queue down to its guarantee, never below.
-  const int32_t mine = jobs_[job.value()].queue;
-  const uint64_t need = r.view.spec(job).gpus;
-  // The smallest gang evicted earlier this round (already out of `used`), by queue + 1 (a queue
-  // not seen yet is -1); read once, not per candidate.
-  std::vector<uint64_t> smallest_evicted;
-  for (uint32_t v : r.evicted) {
-    const auto at = static_cast<size_t>(jobs_[v].queue + 1);
-    smallest_evicted.resize(std::max(smallest_evicted.size(), at + 1), UINT64_MAX);
-    smallest_evicted[at] = std::min<uint64_t>(smallest_evicted[at], r.view.spec(JobId(v)).gpus);
-  }
-  auto may_add = [&](const std::vector<JobId>& chosen, JobId c) {
-    const int32_t q = jobs_[c.value()].queue;
-    const Demand& d = held_demand(c, r.view);
-    if (d.empty()) {
-      return false;
-    }
-    uint64_t taken = r.view.spec(c).gpus;
-    uint64_t smallest = taken;
-    for (JobId v : chosen) {
-      if (jobs_[v.value()].queue == q) {
-        taken += r.view.spec(v).gpus;
-        smallest = std::min<uint64_t>(smallest, r.view.spec(v).gpus);
-      }
-    }
-    if (static_cast<size_t>(q + 1) < smallest_evicted.size()) {
-      smallest = std::min(smallest, smallest_evicted[static_cast<size_t>(q + 1)]);
-    }
-    const uint64_t used = book_->usage(static_cast<uint32_t>(q), d.front().type);
-    const uint64_t guaranteed = book_->guaranteed(static_cast<uint32_t>(q), d.front().type);
-    return used + (q == mine ? need : 0) + smallest > taken + guaranteed;
-  };
-  auto ev = choose_victims(r.view.spec(job), std::move(cands), r.victims_left, *placement_, r.scratch, may_add,
-                           monotone_placement_);
+  ReclaimFilter filter(*this, r, job);
+  const VictimFilter may_add = [&filter](const std::vector<JobId>& chosen, JobId c) { return filter(chosen, c); };
+  GrowingVictimFilter* growing = shortcuts_ ? &filter : nullptr;
+  return evict_in_order(r, job, victims_in_loss_order(std::move(cands), r.view, may_add, growing), guaranteed_pass);
+}
+
+// Evicts the victims choose_victims_in_order finds among `ordered` and starts the job on their GPUs.
+bool BoreasScheduler::evict_in_order(Round& r, JobId job, const std::vector<JobId>& ordered, bool guaranteed_pass) {
+  ReclaimFilter filter(*this, r, job);
+  const VictimFilter may_add = [&filter](const std::vector<JobId>& chosen, JobId c) { return filter(chosen, c); };
+  auto ev = choose_victims_in_order(r.view.spec(job), ordered, r.victims_left, *placement_, r.scratch, may_add,
+                                    monotone_placement_, shortcuts_ ? &filter : nullptr);
   if (!ev) {
     if (guaranteed_pass && monotone_placement_) {
       remember_failed_reclaim(r, job);

@@ -233,6 +233,11 @@ class BoreasScheduler final : public Scheduler {
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);
   bool try_evict(Round& round, JobId job, std::vector<JobId> candidates, bool guaranteed_pass);
+  // A reclaim with the shortcuts: its candidates in loss order kept for its queue and generation.
+  bool try_reclaim(Round& round, JobId job);
+  bool evict_in_order(Round& round, JobId job, const std::vector<JobId>& ordered, bool guaranteed_pass);
+  void refuse_at_cap(Round& round, JobId job);
+  class ReclaimFilter;  // the victim filter of try_evict (boreas_admit.cpp)
   std::vector<JobId> own_queue_victims(Round& round, JobId job);
   std::vector<JobId> borrower_victims(Round& round, JobId job);
   void commit_start(Round& round, JobId job, std::vector<GpuId> gpus, const Demand& demand);

@@ -36,6 +36,15 @@ struct BoreasScheduler::Round {
   // Reclaim searches that failed, kept while nothing they read changed (boreas_admit.cpp).
   std::vector<FailedReclaim> failed_reclaims;
   uint64_t generation = 0;  // bumped by every start, eviction and uncover this round
+  // A reclaim's candidates as of a generation, by claimant queue (boreas_admit.cpp, reclaim_order):
+  // whether it had any (borrower_victims), and those its filter admits alone, in loss order.
+  struct ReclaimOrder {
+    int32_t queue = -1;
+    uint64_t generation = 0;
+    bool any = false;
+    std::vector<JobId> ordered;
+  };
+  std::vector<ReclaimOrder> reclaim_orders;
   // Queues with a waiting gang `owed` may hold, as of `widened` and the books' versions
   // (boreas_quiet.cpp, may_owe); `owe_any`: one of them does.
   std::vector<uint8_t> may_owe;

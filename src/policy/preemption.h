@@ -66,12 +66,33 @@ struct Eviction {
 // alone are dropped before the search. It must not read the scratch (the search releases
 // candidates in it while it asks).
 using VictimFilter = std::function<bool(const std::vector<JobId>& chosen, JobId candidate)>;
+// A VictimFilter's answers for a set that grows one victim at a time, without reading the set per
+// ask: after restart(), admits(c) answers as may_add(chosen, c) where `chosen` holds the victims
+// join() was given since, in that order (an empty set right after restart()).
+class GrowingVictimFilter {
+ public:
+  virtual ~GrowingVictimFilter() = default;
+  virtual void restart() = 0;
+  virtual bool admits(JobId candidate) = 0;
+  virtual void join(JobId victim) = 0;
+};
 // With `monotone` (the placement never fails where it succeeded with fewer GPUs free:
 // placement_is_monotone), a gang that does not fit with every candidate released fits with no
-// subset of them either, so the search ends after that one placement.
+// subset of them either, so the search ends after that one placement. With `growing` (the same
+// answers as `may_add`), the growing sets are asked through it, each ask in constant time.
 std::optional<Eviction> choose_victims(const JobSpec& job, std::vector<JobId> candidates, uint32_t max_victims,
                                        Placement& placement, Scratch& scratch, const VictimFilter& may_add,
-                                       bool monotone = false);
+                                       bool monotone = false, GrowingVictimFilter* growing = nullptr);
+// choose_victims in two steps, so that a caller may keep the first while nothing it reads moves:
+// the candidates `may_add` admits alone (asked through `growing` when given), in the order the
+// search tries them (fewest preemptions, then least lost work × GPUs, then their order here); and
+// the search among them, in that order.
+std::vector<JobId> victims_in_loss_order(std::vector<JobId> candidates, const state::ClusterView& view,
+                                         const VictimFilter& may_add, GrowingVictimFilter* growing = nullptr);
+std::optional<Eviction> choose_victims_in_order(const JobSpec& job, const std::vector<JobId>& candidates,
+                                                uint32_t max_victims, Placement& placement, Scratch& scratch,
+                                                const VictimFilter& may_add, bool monotone = false,
+                                                GrowingVictimFilter* growing = nullptr);
 
 // Whether the named placement is monotone: a gang it places on some free GPUs it also places when
 // more are free (count, first-fit, pack, consolidated; `MonotonePlacementProperty` checks them).

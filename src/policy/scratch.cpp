@@ -41,9 +41,15 @@ void Scratch::change(GpuId gpu, bool now_free) {
   const NodeId node = view_.state().node_of(gpu);
   const Node& n = view_.cluster().nodes[node.value()];
   NodeChange& c = nodes_.get(node.value());
+  if (trial_ != 0 && c.trial != trial_) {
+    save_for_trial(node, n.rack, c);
+  }
   if (n.gpu_count > kMaskGpus) {
     bool& f = wide_flipped_[gpu.value()];
     f = !f;
+    if (trial_ != 0) {
+      trial_wide_.push_back(gpu);
+    }
   } else {
     c.flipped ^= uint64_t{1} << (gpu.value() - n.first_gpu);
   }
@@ -55,6 +61,46 @@ void Scratch::change(GpuId gpu, bool now_free) {
   }
   rack_delta_.get(n.rack.value()) += step;
   free_ = static_cast<uint32_t>(static_cast<int32_t>(free_) + step);
+}
+
+void Scratch::save_for_trial(NodeId node, RackId rack, NodeChange& c) {
+  c.trial = trial_;
+  trial_nodes_.push_back(SavedNode{node.value(), c.delta, c.flipped});
+  const bool saved = std::any_of(trial_racks_.begin(), trial_racks_.end(),
+                                 [&](const auto& r) { return r.first == rack.value(); });
+  if (!saved) {
+    const int32_t* d = rack_delta_.find(rack.value());
+    trial_racks_.emplace_back(rack.value(), d == nullptr ? 0 : *d);
+  }
+}
+
+void Scratch::begin_trial() {
+  assert(trial_ == 0 && "a trial is open");
+  trial_ = ++trials_;
+  trial_free_ = free_;
+  trial_nodes_.clear();
+  trial_racks_.clear();
+  trial_wide_.clear();
+}
+
+void Scratch::end_trial() {
+  assert(trial_ != 0 && "no trial is open");
+  refused_.clear();
+  for (const SavedNode& saved : trial_nodes_) {
+    NodeChange& c = nodes_.get(saved.node);
+    c.delta = saved.delta;
+    c.flipped = saved.flipped;
+    c.trial = 0;
+  }
+  for (const auto& [rack, delta] : trial_racks_) {
+    rack_delta_.get(rack) = delta;
+  }
+  for (GpuId g : trial_wide_) {
+    bool& f = wide_flipped_[g.value()];
+    f = !f;
+  }
+  free_ = trial_free_;
+  trial_ = 0;
 }
 
 void Scratch::forget_touched_since(size_t mark) {
@@ -76,6 +122,18 @@ void Scratch::claim(std::span<const GpuId> gpus) {
 void Scratch::release(std::span<const GpuId> gpus) {
   for (GpuId g : gpus) {
     change(g, true);
+  }
+}
+
+void Scratch::touch(std::span<const GpuId> gpus) {
+  refused_.clear();
+  for (GpuId g : gpus) {
+    const NodeId node = view_.state().node_of(g);
+    NodeChange& c = nodes_.get(node.value());
+    if (!c.touched) {
+      c.touched = true;
+      touched_.push_back(node);
+    }
   }
 }
 

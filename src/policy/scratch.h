@@ -88,6 +88,14 @@ class Scratch {
 
   void claim(std::span<const GpuId> gpus);
   void release(std::span<const GpuId> gpus);
+  // Touches the GPUs' nodes as releasing and claiming them back would (each not touched yet is
+  // listed, in the GPUs' order), without changing a free count.
+  void touch(std::span<const GpuId> gpus);
+  // A trial: the changes after begin_trial() are taken back by end_trial() as claiming back what
+  // was released (and releasing what was claimed) would, the nodes they touched staying touched;
+  // each node's and rack's state is restored once, not each GPU changed again.
+  void begin_trial();
+  void end_trial();
   // Appends up to `count` free GPUs of `node` to `out`, lowest index first; returns how many.
   uint32_t take_free_on_node(NodeId node, uint32_t count, std::vector<GpuId>& out) const;
 
@@ -110,8 +118,16 @@ class Scratch {
     int32_t delta = 0;     // free count minus the state's
     bool touched = false;  // listed in touched_
     uint64_t flipped = 0;  // GPU i (from the node's first) has the opposite free flag of the state's
+    uint32_t trial = 0;    // the trial that saved its state (trial_saved_), 0: none
+  };
+  // What a trial changed: each node's and rack's state before it, the wide GPUs it flipped.
+  struct SavedNode {
+    uint32_t node = 0;
+    int32_t delta = 0;
+    uint64_t flipped = 0;
   };
   void change(GpuId gpu, bool now_free);
+  void save_for_trial(NodeId node, RackId rack, NodeChange& c);
   bool flipped(const Node& node, const NodeChange* c, GpuId gpu) const;
 
   const state::ClusterView& view_;
@@ -120,6 +136,12 @@ class Scratch {
   TouchedMap<int32_t> rack_delta_;
   std::unordered_map<uint32_t, bool> wide_flipped_;  // GPUs of nodes past kMaskGpus
   std::vector<NodeId> touched_;
+  uint32_t trial_ = 0;      // the open trial's number; 0: none open
+  uint32_t trials_ = 0;     // trials begun
+  uint32_t trial_free_ = 0;
+  std::vector<SavedNode> trial_nodes_;
+  std::vector<std::pair<uint32_t, int32_t>> trial_racks_;  // (rack, delta before), each rack once
+  std::vector<GpuId> trial_wide_;                           // GPUs of wide nodes flipped
   mutable std::vector<Shape> refused_;  // a memo: placements see the scratch as const
 };
 
