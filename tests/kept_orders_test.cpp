@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <random>
 
@@ -163,6 +164,99 @@ TEST(GittinsCursorProperty, RunsOfEqualSamplesGiveTheIndexFromScratch) {
   }
   EXPECT_GT(run.kept, 10'000u);
   EXPECT_GT(run.moved, 10'000u);
+}
+
+// GittinsTable::floor_from: after a read through a job's cursor, the plain index at every attained
+// service from there up to the floor's end (each distinct sample in the stretch, the service just
+// below it, the stretch's last microsecond and random points) is at or above the floor, and the
+// floor is at or above the bar it was asked for. `base` lifts every sample (1e17: the service
+// rounds to ≤ 0 just below a sample, where the index drops to 0).
+struct FloorRun {
+  int64_t base;
+  int64_t spread;
+  int64_t grain;
+  uint64_t floors = 0;   // reads that gave a floor
+  uint64_t checked = 0;  // attained services checked against one
+
+  void check(const policy::GittinsTable& table, int64_t from, int64_t until, int64_t ceiling, double floor,
+             std::mt19937_64& rng) {
+    auto index_at = [&](int64_t a) {
+      const int64_t delta = ceiling < 0 ? policy::GittinsTable::kUncapped : std::max<int64_t>(ceiling - a, 1);
+      return const_cast<policy::GittinsTable&>(table).index(a, delta);
+    };
+    std::vector<int64_t> points{from, until - 1};
+    for (int i = 0; i < 40; ++i) {
+      points.push_back(from + static_cast<int64_t>(rng() % static_cast<uint64_t>(until - from)));
+    }
+    for (int64_t v = (from / grain + 1) * grain; v < until && points.size() < 400; v += grain) {
+      points.push_back(v);
+      points.push_back(v - 1);
+    }
+    for (int64_t a : points) {
+      if (a >= from && a < until) {
+        ASSERT_GE(index_at(a), floor) << "attained " << a << " from " << from << " until " << until;
+        ++checked;
+      }
+    }
+  }
+
+  void run(uint32_t seed) {
+    std::mt19937_64 rng(seed);
+    policy::GittinsTable table;
+    for (int i = 0; i < 2000; ++i) {
+      table.add(base + static_cast<int64_t>(rng() % static_cast<uint64_t>(spread)) / grain * grain);
+    }
+    ASSERT_TRUE(table.refresh());
+    const int64_t ceilings[] = {-1, base + spread / 3, base + spread / 2, base + 2 * spread};
+    for (int read = 0; read < 300; ++read) {
+      const int64_t ceiling = ceilings[rng() % 4];
+      const int64_t top = ceiling < 0 ? base + spread + spread / 4 : ceiling;
+      const int64_t attained = static_cast<int64_t>(rng() % static_cast<uint64_t>(top));
+      const int64_t delta = ceiling < 0 ? policy::GittinsTable::kUncapped : ceiling - attained;
+      policy::GittinsTable::Cursor cursor;
+      const double index = table.index(attained, delta, cursor);
+      // bars at, below and far below the job's index: short stretches and long ones
+      const double bar = std::array<double, 4>{index, index * 0.9, index * 0.3, 0}[rng() % 4];
+      const auto floor = table.floor_from(cursor, ceiling, bar);
+      if (!floor) {
+        continue;
+      }
+      ++floors;
+      ASSERT_GE(floor->index, bar);
+      ASSERT_GT(floor->until, attained);
+      ASSERT_LE(floor->until, ceiling < 0 ? std::numeric_limits<int64_t>::max() : ceiling);
+      const int64_t until = std::min(floor->until, top + spread);
+      check(table, attained, until, ceiling, floor->index, rng);
+    }
+  }
+};
+
+TEST(GittinsFloorProperty, TheIndexStaysAboveTheFloorOnADenseTable) {
+  FloorRun run{0, 1'000'000, 1};
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    run.run(seed);
+  }
+  EXPECT_GT(run.floors, 1'000u);
+  EXPECT_GT(run.checked, 100'000u);
+}
+
+TEST(GittinsFloorProperty, TheIndexStaysAboveTheFloorOverRunsOfEqualSamples) {
+  FloorRun run{0, 1'000'000, 25'000};
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    run.run(seed);
+  }
+  EXPECT_GT(run.floors, 1'000u);
+  EXPECT_GT(run.checked, 50'000u);
+}
+
+// Samples near 1e17: the service rounds to ≤ 0 just below some samples (index 0 there).
+TEST(GittinsFloorProperty, TheIndexStaysAboveTheFloorWhereTheServiceRoundsToZero) {
+  FloorRun run{100'000'000'000'000'000, 10'000, 1};
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    run.run(seed);
+  }
+  EXPECT_GT(run.floors, 500u);
+  EXPECT_GT(run.checked, 50'000u);
 }
 
 // One random change to the state: a job submitted (in shuffled id order), started on free GPUs,

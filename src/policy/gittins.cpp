@@ -123,15 +123,113 @@ double GittinsTable::index_at(int64_t attained, int64_t delta, int64_t lo, int64
   return lo >= n ? 0 : index_from(attained, delta, lo, hi, prefix_[hi] - prefix_[lo]);
 }
 
+double GittinsTable::service(int64_t attained, int64_t delta, int64_t lo, int64_t hi, double spread) const {
+  const auto n = static_cast<int64_t>(sorted_.size());
+  return spread - static_cast<double>(attained) * static_cast<double>(hi - lo) +
+         static_cast<double>(delta) * static_cast<double>(n - hi);
+}
+
 double GittinsTable::index_from(int64_t attained, int64_t delta, int64_t lo, int64_t hi, double spread) const {
   const auto n = static_cast<int64_t>(sorted_.size());
   if (lo >= n) {
     return 0;
   }
   const double finishing = static_cast<double>(hi - lo);
-  const double service = spread - static_cast<double>(attained) * finishing +
-                         static_cast<double>(delta) * static_cast<double>(n - hi);
-  return service > 0 ? finishing / service : 0;
+  const double left = service(attained, delta, lo, hi, spread);
+  return left > 0 ? finishing / left : 0;
+}
+
+// Segment k holds the attained services a with values_[k − 1] ≤ a < values_[k] (a ≥ 0 for k = 0),
+// clipped below the ceiling; there lo, hi and the spread are fixed, Δ = ceiling − a falls as a
+// rises, so the service falls and the index rises while the service is above 0.
+void GittinsTable::fill_floors(CapFloors& out) const {
+  const auto m = static_cast<int64_t>(values_.size());
+  const auto n = static_cast<int64_t>(sorted_.size());
+  const int64_t ceiling = out.ceiling;
+  const bool capped = ceiling >= 0;
+  const int64_t end = capped ? ceiling : std::numeric_limits<int64_t>::max();
+  const int64_t at_hi = capped ? upper_from(0, ceiling) : m;
+  out.floors.assign(static_cast<size_t>(m + 1), -1.0);
+  out.last = capped ? std::lower_bound(values_.begin(), values_.end(), ceiling) - values_.begin() : m;
+  if (capped || m == 0 || values_.back() < kUncapped) {  // else the last queue's cap would not pass every sample
+    auto delta = [&](int64_t a) { return capped ? ceiling - a : kUncapped; };
+    for (int64_t k = 0; k <= m; ++k) {
+      const int64_t first = k == 0 ? 0 : values_[k - 1];
+      const int64_t last = std::min(value_or_max(k), end) - 1;
+      const int64_t lo = below_[k];
+      if (first > last) {
+        continue;  // empty below the ceiling
+      }
+      if (lo >= n) {
+        out.floors[k] = 0;  // no sample above: the index is 0
+        continue;
+      }
+      const int64_t hi = below_[at_hi];
+      const double spread = below_sum_[at_hi] - below_sum_[k];
+      if (service(last, delta(last), lo, hi, spread) > 0) {
+        out.floors[k] = index_from(first, delta(first), lo, hi, spread);
+      }
+    }
+  }
+  out.block_low.assign(static_cast<size_t>(m / kBlock + 1), 0.0);
+  for (int64_t b = 0; b * kBlock <= m; ++b) {
+    const auto from = out.floors.begin() + b * kBlock;
+    out.block_low[b] = *std::min_element(from, out.floors.begin() + std::min(m + 1, (b + 1) * kBlock));
+  }
+}
+
+const GittinsTable::CapFloors& GittinsTable::floors(int64_t ceiling) {
+  if (floors_version_ != version_) {
+    floors_.clear();
+    floors_version_ = version_;
+  }
+  for (const CapFloors& f : floors_) {
+    if (f.ceiling == ceiling) {
+      return f;
+    }
+  }
+  floors_.push_back(CapFloors{ceiling, {}, {}, 0});
+  fill_floors(floors_.back());
+  return floors_.back();
+}
+
+// The first segment after `from` (up to f.last + 1) whose floor is below `bar`; `low` takes the
+// least floor on the way. Whole blocks at or above the bar are passed by their least floor.
+int64_t GittinsTable::first_below(const CapFloors& f, int64_t from, double bar, double& low) {
+  int64_t k = from + 1;
+  for (; k <= f.last && k % kBlock != 0; ++k) {
+    if (f.floors[k] < bar) {
+      return k;
+    }
+    low = std::min(low, f.floors[k]);
+  }
+  for (; k + kBlock - 1 <= f.last && f.block_low[k / kBlock] >= bar; k += kBlock) {
+    low = std::min(low, f.block_low[k / kBlock]);
+  }
+  for (; k <= f.last && f.floors[k] >= bar; ++k) {
+    low = std::min(low, f.floors[k]);
+  }
+  return k;
+}
+
+std::optional<GittinsTable::Floor> GittinsTable::floor_from(const Cursor& c, int64_t ceiling, double bar) {
+  if (c.version != version_ || values_.empty()) {
+    return std::nullopt;
+  }
+  const CapFloors& f = floors(ceiling);
+  if (f.floors[c.at_lo] < 0) {
+    return std::nullopt;
+  }
+  // The cursor's own segment from the attained service read last: the index there, not below.
+  const int64_t delta = ceiling >= 0 ? std::max<int64_t>(ceiling - c.attained, 1) : kUncapped;
+  Floor out{index_from(c.attained, delta, c.lo, c.hi, c.spread), 0};
+  if (out.index < bar) {
+    return std::nullopt;
+  }
+  const int64_t next = first_below(f, c.at_lo, bar, out.index);
+  const int64_t end = ceiling >= 0 ? ceiling : std::numeric_limits<int64_t>::max();
+  out.until = std::min(value_or_max(next - 1), end);
+  return out;
 }
 
 }  // namespace boreas::policy

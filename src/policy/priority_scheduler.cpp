@@ -252,6 +252,9 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     if (pass == 0 && held > budget) {
       return false;  // some running job would not fit even before any grant: the plain walk decides
     }
+    if (pass == 0) {
+      hold_above(view, running.first(before), *p);
+    }
     budget -= before_gpus;  // all kept
     running = running.subspan(before);
     if (budget < min_gpus_) {
@@ -274,6 +277,66 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
   return true;
 }
 
+// Holds the running jobs keyed this round and ranked before the first waiting job `bar` whose
+// order bounds their rank below it for a while: the next rounds skip their keys while their bound
+// ranks before the first waiting job.
+void PriorityScheduler::hold_above(const state::ClusterView& view, std::span<const Ranked> before,
+                                   const Ranked& bar) {
+  const Time now = view.now();
+  above_.see(bar);
+  for (const Ranked& r : before) {
+    if (above_.holds(r.job)) {
+      continue;  // its key may not have been read this round
+    }
+    if (auto b = order_->rank_bound(r.job, r < above_.top() ? above_.top() : bar, view);
+        b && b->until > now && Ranked{b->bound, r.job} < bar) {
+      above_.hold(r.job, b->bound, b->until);
+    }
+  }
+}
+
+// Keys the running jobs of a full round, in last round's order; in a lazy round the ones held with
+// a bound before the first waiting job take KeptAbove::kFirst (held jobs whose bound may have
+// lapsed are let go first).
+std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const state::ClusterView& view,
+                                                                      bool lazy) {
+  above_.resize(view.job_count());
+  if (lazy) {
+    above_.expire(view, order_->bound_epoch());
+  } else if (!above_.empty()) {
+    above_.clear();
+  }
+  if (above_.empty()) {
+    return running_.keyed(view.running(), view.job_count(),
+                          [&](std::span<Ranked> items) { order_->rekey(items, view); });
+  }
+  const Ranked bar = skip_bar(view);
+  return running_.keyed(view.running(), view.job_count(),
+                        [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &bar); });
+}
+
+// The first waiting job whose place among the running jobs may decide something: the waiting jobs
+// before it fit in the budget together with every running job, so whatever the order each of
+// them is granted (when admitted), no running job is preempted before it, and a running job ranked
+// anywhere before it is kept. A held job whose bound ranks before it needs no key.
+PriorityScheduler::Ranked PriorityScheduler::skip_bar(const state::ClusterView& view) const {
+  constexpr int kLooks = 16;
+  const uint64_t budget = view.total_gpus() - view.down_gpus();
+  if (above_.running_gpus() > budget) {
+    return *pending_.set().begin();  // the plain walk decides
+  }
+  uint64_t room = budget - above_.running_gpus();
+  int looks = 0;
+  for (const Ranked& p : pending_.set()) {
+    const uint32_t gpus = view.spec(p.job).gpus;
+    if (gpus > room || ++looks > kLooks) {
+      return p;
+    }
+    room -= gpus;
+  }
+  return Ranked{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};  // after every job
+}
+
 void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
   uint64_t budget = view.total_gpus() - view.down_gpus();  // nodes out of service host nothing
   if (some_unpreemptible_ || max_preemptions_ > 0) {  // else no running job is kept
@@ -286,12 +349,15 @@ void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
     walk(view, running_set_.items(), pending_.set().begin(), budget, plan);
     return;
   }
-  // Running keys move with service: every full round re-keys them all.
-  const std::span<Ranked> running = running_.keyed(view.running(), view.job_count(),
-                                                   [&](std::span<Ranked> items) { order_->rekey(items, view); });
+  // Running keys move with service: every full round re-keys them all (but the ones held above).
   const bool lazy = order_->sort_below_grants() && !sort_all_ && !some_unpreemptible_ &&
                     max_preemptions_ == 0;  // no running job kept
+  std::span<Ranked> running = rekey_running(view, lazy);
   if (!lazy || !decide_lazily(view, running, budget, plan)) {
+    if (!above_.empty()) {  // the plain walk ranks every running job
+      above_.clear();
+      running = rekey_running(view, false);
+    }
     RunningOrder::settle(running);
     walk(view, running, pending_.set().begin(), budget, plan);
   }

@@ -12,34 +12,12 @@
 #include <string>
 #include <utility>
 
+#include "policy/kept_above.h"
 #include "policy/placement.h"
+#include "policy/ranked_job.h"
 #include "policy/scheduler.h"
 
 namespace boreas::policy {
-
-// Smaller sorts first; ties go to the lower job id (earlier arrival).
-struct SortKey {
-  double primary = 0;
-  int64_t secondary = 0;
-  int64_t tertiary = 0;
-  auto operator<=>(const SortKey&) const = default;
-};
-
-// A job with its key, as the round ranks it.
-struct RankedJob {
-  SortKey key;
-  JobId job;
-  // (key, job) field by field: one pass, where `key != o.key` then `key < o.key` took two.
-  bool operator<(const RankedJob& o) const {
-    if (key.primary != o.key.primary) {
-      return key.primary < o.key.primary;
-    }
-    if (key.secondary != o.key.secondary) {
-      return key.secondary < o.key.secondary;
-    }
-    return key.tertiary != o.key.tertiary ? key.tertiary < o.key.tertiary : job < o.job;
-  }
-};
 
 // The queue-order part of a preemptive policy.
 class PriorityOrder {
@@ -52,11 +30,13 @@ class PriorityOrder {
     (void)pending_only;
   }
   virtual SortKey key(JobId job, const state::ClusterView& view) = 0;
-  // Every item's key (the running jobs of a full round): items[i].key = key(items[i].job).
-  // KeyedOrder overrides it with one loop over its own key(), not a virtual call per job.
-  virtual void rekey(std::span<RankedJob> items, const state::ClusterView& view) {
+  // Every item's key (the running jobs of a full round): items[i].key = key(items[i].job), but a job
+  // `held` skips against `bar` (when given) takes KeptAbove::kFirst. KeyedOrder overrides it with
+  // one loop over its own key(), not a virtual call per job.
+  virtual void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
+                     const RankedJob* bar = nullptr) {
     for (RankedJob& r : items) {
-      r.key = key(r.job, view);
+      r.key = held != nullptr && held->skips(r.job, *bar) ? KeptAbove::kFirst : key(r.job, view);
     }
   }
   // Keys of pending jobs stay fixed while they wait (they receive no service), so the scheduler
@@ -71,6 +51,21 @@ class PriorityOrder {
   // grant (PriorityScheduler::decide_lazily) beats settling them all (gittins; srtf's keys move
   // together, and the extra pass cost it 3–5%).
   virtual bool sort_below_grants() const { return false; }
+  // A running job's (key, job) stays at or below (bound, job) while a round's time is before `until`
+  // (and bound_epoch() does not move); only asked of jobs ranked before `bar`, the first waiting
+  // job, in the round that just keyed them. nullopt: no such bound (the job is ranked every round).
+  struct RankBound {
+    SortKey bound;
+    Time until;
+  };
+  virtual std::optional<RankBound> rank_bound(JobId job, const RankedJob& bar, const state::ClusterView& view) {
+    (void)job;
+    (void)bar;
+    (void)view;
+    return std::nullopt;
+  }
+  // Moves when every bound rank_bound() gave may be void (gittins: a table refresh).
+  virtual uint64_t bound_epoch() const { return 0; }
   // When the order may change without any arrival or completion (e.g. a demotion) among the jobs
   // that run once this round's plan is applied.
   virtual std::optional<Time> wake_at(const state::ClusterView&, const Plan&) { return std::nullopt; }
@@ -81,10 +76,11 @@ class PriorityOrder {
 template <typename Order>
 class KeyedOrder : public PriorityOrder {
  public:
-  void rekey(std::span<RankedJob> items, const state::ClusterView& view) final {
+  void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
+             const RankedJob* bar = nullptr) final {
     Order& self = static_cast<Order&>(*this);
     for (RankedJob& r : items) {
-      r.key = self.Order::key(r.job, view);
+      r.key = held != nullptr && held->skips(r.job, *bar) ? KeptAbove::kFirst : self.Order::key(r.job, view);
     }
   }
 };
@@ -166,6 +162,9 @@ class PriorityScheduler final : public Scheduler {
   size_t split_at(const Ranked& p, std::span<Ranked> running, const state::ClusterView& view, uint64_t& held,
                   uint64_t& before_gpus);
   bool decide_lazily(const state::ClusterView& view, std::span<Ranked> running, uint64_t budget, Plan& plan);
+  void hold_above(const state::ClusterView& view, std::span<const Ranked> before, const Ranked& bar);
+  std::span<Ranked> rekey_running(const state::ClusterView& view, bool lazy);
+  Ranked skip_bar(const state::ClusterView& view) const;
   void consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
   bool kept_running(JobId job, const state::ClusterView& view) const;
@@ -204,6 +203,7 @@ class PriorityScheduler final : public Scheduler {
   RunningOrder running_;  // re-ranked every full round: running keys move with service
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
   std::vector<Ranked> below_;    // decide_lazily's scratch: running jobs ranked below a waiting one
+  KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
   size_t learned_ = 0;               // jobs learn_jobs has read
   bool some_unpreemptible_ = false;  // some job read so far is not preemptible
 };

@@ -261,13 +261,33 @@ class GittinsOrder final : public KeyedOrder<GittinsOrder> {
       return SortKey{static_cast<double>(levels_.level(job)), pending ? 1 : 0, levels_.entry(job)};
     }
     const int64_t ceiling = levels_.ceiling_us(job);
-    const int64_t delta = ceiling < 0 ? std::numeric_limits<int64_t>::max() / 4 : ceiling - attained;
+    const int64_t delta = ceiling < 0 ? GittinsTable::kUncapped : ceiling - attained;
     const double index = table_.index(attained, std::max<int64_t>(delta, 1), cursors_[job.value()]);
     return SortKey{-index, pending ? 1 : 0, levels_.entry(job)};
   }
   std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan) override {
     return levels_.next_demotion(view, plan);
   }
+  // The index's floor over the next stretch of attained service (GittinsTable::floor_from), from
+  // the read key() just made, while the job runs at rate 1 below its queue's ceiling (so neither
+  // its level nor its cap moves); its key stays at or above (−floor, 0, ·) until then.
+  std::optional<RankBound> rank_bound(JobId job, const RankedJob& bar, const state::ClusterView& view) override {
+    const state::JobRecord& r = view.record(job);
+    const int64_t gpus = view.spec(job).gpus;
+    if (table_.empty() || r.state != JobState::kRunning || r.rate != 1.0 || gpus <= 0) {
+      return std::nullopt;
+    }
+    const auto floor = table_.floor_from(cursors_[job.value()], levels_.ceiling_us(job), -bar.key.primary);
+    if (!floor) {
+      return std::nullopt;
+    }
+    // attained = (work_done + now − last_start) × gpus stays below floor->until while
+    // now < last_start + ⌈until / gpus⌉ − work_done.
+    const int64_t left = floor->until / gpus + (floor->until % gpus != 0 ? 1 : 0) - r.work_done.us();
+    const int64_t until = left >= Time::never().us() - r.last_start.us() ? Time::never().us() : r.last_start.us() + left;
+    return RankBound{SortKey{-floor->index, 0, std::numeric_limits<int64_t>::max()}, Time::from_micros(until)};
+  }
+  uint64_t bound_epoch() const override { return table_.version(); }
 
  private:
   ServiceLevels levels_;

@@ -1,0 +1,90 @@
+#include "policy/kept_above.h"
+
+#include <algorithm>
+
+namespace boreas::policy {
+
+void KeptAbove::resize(size_t jobs) {
+  if (in_.size() < jobs) {
+    in_.resize(jobs, 0);
+    stamp_.resize(jobs, 0);
+    bounds_.resize(jobs);
+    counted_.resize(jobs, 0);
+  }
+}
+
+void KeptAbove::release(JobId job) {
+  const uint32_t i = job.value();
+  if (in_[i]) {
+    in_[i] = 0;
+    --held_;
+  }
+}
+
+void KeptAbove::clear() {
+  for (const Entry& e : by_time_) {
+    release(e.job);
+  }
+  by_time_.clear();
+}
+
+void KeptAbove::follow(std::span<const JobId> journal, size_t& seen) {
+  for (; seen < journal.size(); ++seen) {
+    release(journal[seen]);
+  }
+}
+
+void KeptAbove::tally(const state::ClusterView& view) {
+  const auto journal = view.state().journal();
+  for (; tallied_ < journal.size(); ++tallied_) {
+    const JobId j = journal[tallied_];
+    const uint8_t running = view.record(j).state == JobState::kRunning ? 1 : 0;
+    if (running != counted_[j.value()]) {
+      counted_[j.value()] = running;
+      const uint64_t gpus = view.spec(j).gpus;
+      running_gpus_ = running ? running_gpus_ + gpus : running_gpus_ - gpus;
+    }
+  }
+}
+
+void KeptAbove::expire(const state::ClusterView& view, uint64_t epoch) {
+  resize(view.job_count());
+  tally(view);
+  follow(view.state().journal(), journal_seen_);
+  follow(view.state().rate_journal(), rates_seen_);
+  if (epoch != epoch_) {
+    clear();
+    top_ = kNoBar;
+    epoch_ = epoch;
+  }
+  const int64_t now = view.now().us();
+  while (!by_time_.empty() && (!current(by_time_.front()) || by_time_.front().until_us <= now)) {
+    if (current(by_time_.front())) {
+      release(by_time_.front().job);
+    }
+    std::pop_heap(by_time_.begin(), by_time_.end(), LaterUntil());
+    by_time_.pop_back();
+  }
+  compact();
+}
+
+void KeptAbove::hold(JobId job, const SortKey& bound, Time until) {
+  const uint32_t i = job.value();
+  release(job);
+  in_[i] = 1;
+  bounds_[i] = bound;
+  ++held_;
+  by_time_.push_back(Entry{until.us(), job, ++stamp_[i]});
+  std::push_heap(by_time_.begin(), by_time_.end(), LaterUntil());
+}
+
+// Drops stale entries once they outnumber the held jobs (a released job leaves its entries behind).
+void KeptAbove::compact() {
+  if (by_time_.size() < 4 * held_ + 1024) {
+    return;
+  }
+  std::erase_if(by_time_, [&](const Entry& e) { return !current(e); });
+  std::make_heap(by_time_.begin(), by_time_.end(), LaterUntil());
+}
+
+}  // namespace boreas::policy

@@ -1,0 +1,78 @@
+#pragma once
+// Running jobs that rank above every waiting job for a while, kept out of a priority round's
+// arrays (PriorityScheduler::decide_lazily): until a grant every running job ranked before the
+// first waiting job is kept whatever the order, so the round needs only their GPUs. Each held job
+// carries a bound its (key, job) stays under until a time its order gave (PriorityOrder::rank_bound).
+// A round whose first waiting job ranks after a held job's bound skips that job's key (it takes
+// kFirst, ranked before every job); a round whose first waiting job ranks higher keys it as usual.
+// A job is let go once its time comes, its state or rate changes, or the order's bounds are renewed
+// (a table refresh).
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "policy/ranked_job.h"
+#include "state/cluster_view.h"
+
+namespace boreas::policy {
+
+class KeptAbove {
+ public:
+  void resize(size_t jobs);
+  bool empty() const { return held_ == 0; }
+  size_t size() const { return held_; }
+  // The GPUs of every running job (held or not) at the last expire(), followed from the journal.
+  uint64_t running_gpus() const { return running_gpus_; }
+  // Lets go of every job whose bound may not hold at this round: stopped, started or re-rated since
+  // the last call (the state's journals), at or past its time, or all of them when `epoch` moved.
+  void expire(const state::ClusterView& view, uint64_t epoch);
+  void hold(JobId job, const SortKey& bound, Time until);
+  // Notes this round's first waiting job; top() is the first of them since the bounds were last
+  // renewed (the highest bar seen): a job ranked before it is held against it, so that its bound
+  // lets the rounds skip it whatever the bar.
+  void see(const RankedJob& bar) { top_ = std::min(top_, bar); }
+  const RankedJob& top() const { return top_; }
+  bool holds(JobId job) const { return in_[job.value()] != 0; }
+  // True when `job` is held with a bound that ranks before `bar` (this round's first waiting job):
+  // the round needs no key for it.
+  bool skips(JobId job, const RankedJob& bar) const {
+    return in_[job.value()] != 0 && RankedJob{bounds_[job.value()], job} < bar;
+  }
+  // The key a skipped job takes: before every other.
+  static constexpr SortKey kFirst{-std::numeric_limits<double>::infinity(),
+                                  std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min()};
+  void clear();
+
+ private:
+  struct Entry {
+    int64_t until_us;
+    JobId job;
+    uint32_t stamp;
+  };
+  struct LaterUntil {
+    bool operator()(const Entry& a, const Entry& b) const { return a.until_us > b.until_us; }
+  };
+  bool current(const Entry& e) const { return in_[e.job.value()] && stamp_[e.job.value()] == e.stamp; }
+  void release(JobId job);
+  void follow(std::span<const JobId> journal, size_t& seen);
+  void tally(const state::ClusterView& view);
+  void compact();
+
+  std::vector<uint8_t> in_;
+  std::vector<uint32_t> stamp_;  // by job: bumped by every hold, so older heap entries go stale
+  std::vector<SortKey> bounds_;  // by job, valid while held
+  std::vector<Entry> by_time_;   // min-heap on until_us
+  static constexpr RankedJob kNoBar{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
+  RankedJob top_ = kNoBar;
+  size_t held_ = 0;
+  std::vector<uint8_t> counted_;  // by job: its GPUs are in running_gpus_
+  uint64_t running_gpus_ = 0;
+  size_t tallied_ = 0;  // journal entries tally() has read
+  uint64_t epoch_ = 0;
+  size_t journal_seen_ = 0;
+  size_t rates_seen_ = 0;
+};
+
+}  // namespace boreas::policy
