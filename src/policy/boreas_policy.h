@@ -85,10 +85,13 @@ class BoreasScheduler final : public Scheduler {
     // Places the book holds (boreas_quiet.cpp, place_group): the job at each position p in [from,
     // to) has the shared place base + p, less its queue's lowered_. Sorted, disjoint; carried
     // through tidy_group as positions shift, forgotten when a job of the group gets another entry.
+    // `base` is modulo 2^32, as the book keeps a place (its ahead count plus lowered_): a caller's
+    // base may be "negative" (the round's starts less the jobs ranked before the group), only
+    // base + p is a count.
     struct Placed {
       uint32_t from = 0;
       uint32_t to = 0;
-      int64_t base = 0;
+      uint32_t base = 0;
     };
     std::vector<Placed> placed;
     bool forgot_ranked = false;  // a job it ranked this round got another entry (forget_ranked)

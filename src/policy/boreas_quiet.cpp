@@ -95,7 +95,7 @@ uint32_t BoreasScheduler::jobs_in_higher_classes(const RankGroup& mine) const {
 
 void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) {
   RankGroup& g = groups_[group];
-  const int64_t kept_base = static_cast<int64_t>(base) + lowered(g.queue);  // as the ranges keep it
+  const uint32_t kept_base = base + lowered(g.queue);  // as the ranges keep it: modulo 2^32
   const auto size = static_cast<uint32_t>(g.jobs.size());
   auto place = [&](uint32_t to, uint32_t& p) {
     for (; p < to; ++p) {
@@ -138,7 +138,8 @@ void BoreasScheduler::shift_placed(RankGroup& g, const RankKey& lo, const RankKe
   for (const RankGroup::Placed& k : g.placed) {
     const int64_t from = std::max<int64_t>(k.from, after + shift);
     if (from < k.to) {
-      kept.push_back({static_cast<uint32_t>(from - shift), static_cast<uint32_t>(k.to - shift), k.base + shift});
+      kept.push_back({static_cast<uint32_t>(from - shift), static_cast<uint32_t>(k.to - shift),
+                      k.base + static_cast<uint32_t>(shift)});  // modulo 2^32, as the book's places
     }
   }
   constexpr size_t kMostRanges = 8;  // a bound on the walk; a range forgotten is only placed again
