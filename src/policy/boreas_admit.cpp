@@ -90,7 +90,8 @@ bool BoreasScheduler::admit_placed(Round& r, JobId job, const Demand& d, bool gu
                                   book_->unused_guarantees(), 0, 0});
     return false;
   }
-  std::vector<uint64_t> free_after = r.free_by_type;
+  std::vector<uint64_t>& free_after = free_after_;  // kept for its capacity
+  free_after = r.free_by_type;
   for (const TypeCount& tc : d) {
     free_after[tc.type.value()] -= std::min<uint64_t>(free_after[tc.type.value()], tc.gpus);
   }

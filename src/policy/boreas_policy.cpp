@@ -351,18 +351,43 @@ void BoreasScheduler::write_blocked_runs(Round& r) {
   blocked_runs_.clear();
 }
 
+void BoreasScheduler::take_arrays(Round& r) {
+  r.lowest_preemptible_class.swap(kept_arrays_.lowest_preemptible_class);
+  r.waiting.swap(kept_arrays_.waiting);
+  r.may_owe.swap(kept_arrays_.may_owe);
+  r.rank_groups.swap(kept_arrays_.rank_groups);
+  r.tie_end.swap(kept_arrays_.tie_end);
+  r.emitted.swap(kept_arrays_.emitted);
+}
+
+void BoreasScheduler::keep_arrays(Round& r) {
+  auto keep = [](auto& from_round, auto& kept) {
+    from_round.clear();
+    kept.swap(from_round);
+  };
+  keep(r.lowest_preemptible_class, kept_arrays_.lowest_preemptible_class);
+  keep(r.waiting, kept_arrays_.waiting);
+  keep(r.may_owe, kept_arrays_.may_owe);
+  keep(r.rank_groups, kept_arrays_.rank_groups);
+  keep(r.tie_end, kept_arrays_.tie_end);
+  keep(r.emitted, kept_arrays_.emitted);
+  keep(r.free_by_type, round_free_.by_type);
+}
+
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
   Round r(view, options_.preemption.max_per_round);
-  RoundFree free = round_free(view);
-  r.free_by_type = std::move(free.by_type);
-  r.largest_block = free.largest_block;
+  take_arrays(r);
+  round_free(view, round_free_);
+  r.free_by_type.swap(round_free_.by_type);
+  r.largest_block = round_free_.largest_block;
   account(r);
   sync_groups(view);
   if (round_is_quiet(r)) {
     run_quiet_round(r);
     last_held_ = held_;
+    keep_arrays(r);
     take_reasons(r.plan);
     return std::move(r.plan);
   }
@@ -458,6 +483,7 @@ Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   last_held_ = held_;
   full_round_reasons_ = out_.jobs.size();
   keep_running_lists(r);
+  keep_arrays(r);
   ranked_kept_.swap(r.ranked);
   gangs_kept_.swap(r.gangs);
   ranked_kept_.clear();

@@ -21,6 +21,7 @@
 #include "policy/placement.h"
 #include "policy/preemption.h"
 #include "policy/quota.h"
+#include "policy/round_free.h"
 #include "policy/scheduler.h"
 #include "policy/tenancy.h"
 
@@ -174,7 +175,7 @@ class BoreasScheduler final : public Scheduler {
   void write_tail(Round& round, size_t walked);
   // The plan lowers the shared set's places of each queue by the round's starts there (plan.h);
   // returns the starts by queue.
-  std::vector<uint32_t> lower_shared_by_starts(const Round& round);
+  const std::vector<uint32_t>& lower_shared_by_starts(const Round& round);
   bool may_owe_any(Round& round);
   // Idle waits of held jobs still waiting are counted at a full round's start, as ranking them did.
   void count_held_waits(Round& round);
@@ -287,6 +288,34 @@ class BoreasScheduler final : public Scheduler {
   // A full round's ranking arrays, kept empty between rounds for the next one (Round::ranked, gangs).
   std::vector<JobId> ranked_kept_;
   std::vector<RankedGang> gangs_kept_;
+  // The rest of a round's arrays, kept empty between rounds so that a round allocates none of them
+  // anew (take_arrays, keep_arrays: swapped in and out, emptied; the same contents each round).
+  struct RoundArrays {
+    std::vector<int32_t> lowest_preemptible_class;
+    std::vector<uint32_t> waiting;
+    std::vector<uint8_t> may_owe;
+    std::vector<uint32_t> rank_groups;
+    std::vector<uint32_t> tie_end;
+    std::vector<uint32_t> emitted;
+  };
+  RoundArrays kept_arrays_;
+  void take_arrays(Round& round);
+  void keep_arrays(Round& round);
+  // Buffers of single steps, kept for their capacity (each emptied or overwritten before use).
+  struct GroupOrder {
+    int32_t neg_class;
+    double share;
+    uint32_t group;
+    auto operator<=>(const GroupOrder&) const = default;
+  };
+  std::vector<GroupOrder> group_order_;           // rank
+  std::vector<JobId> journal_moved_;              // sync_groups
+  std::vector<JobId> usage_check_;                // sync_usage
+  std::vector<RankGroup::Placed> placed_kept_;    // shift_placed
+  std::vector<uint8_t> quiet_changed_;            // run_quiet_round
+  std::vector<uint32_t> started_by_queue_;        // lower_shared_by_starts
+  std::vector<uint64_t> free_after_;              // admit_placed
+  RoundFree round_free_;                          // schedule: its by_type lent to Round::free_by_type
   bool owed_guess(const RankedGang& gang);
   // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say),
   // as of the books' current versions; the answer read without this call (`Round::may_owe`) stays

@@ -61,7 +61,8 @@ bool BoreasScheduler::none_may_start(Round& r) {
 // (in the plan, as the places that changed and the round's free GPUs).
 void BoreasScheduler::run_quiet_round(Round& r) {
   const bool after_full = quiet_round_ == 0;  // the groups were ranked (and counted) otherwise since
-  std::vector<uint8_t> changed(groups_.size(), 0);
+  std::vector<uint8_t>& changed = quiet_changed_;  // kept for its capacity
+  changed.assign(groups_.size(), 0);
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     changed[g] = !groups_[g].added.empty() || !groups_[g].gone.empty() ? 1 : 0;
     tidy_group(g);
@@ -129,7 +130,8 @@ void BoreasScheduler::shift_placed(RankGroup& g, const RankKey& lo, const RankKe
   const auto first = static_cast<int64_t>(std::lower_bound(g.jobs.begin(), g.jobs.end(), lo) - g.jobs.begin());
   const auto after = static_cast<int64_t>(std::upper_bound(g.jobs.begin(), g.jobs.end(), hi) - g.jobs.begin());
   const int64_t shift = static_cast<int64_t>(before) - static_cast<int64_t>(g.jobs.size());  // old = new + shift
-  std::vector<RankGroup::Placed> kept;
+  std::vector<RankGroup::Placed>& kept = placed_kept_;  // kept for its capacity
+  kept.clear();
   for (const RankGroup::Placed& k : g.placed) {
     if (k.from < first) {
       kept.push_back({k.from, static_cast<uint32_t>(std::min<int64_t>(k.to, first)), k.base});
@@ -146,13 +148,14 @@ void BoreasScheduler::shift_placed(RankGroup& g, const RankKey& lo, const RankKe
   if (kept.size() > kMostRanges) {
     kept.erase(kept.begin(), kept.end() - kMostRanges);
   }
-  g.placed = std::move(kept);
+  g.placed.swap(kept);
 }
 
 // The round's starts lower the shared set's ahead counts of their queues (plan.h): every start is
 // ranked before the set's members. Returns the starts by queue.
-std::vector<uint32_t> BoreasScheduler::lower_shared_by_starts(const Round& r) {
-  std::vector<uint32_t> started(book_->queue_count(), 0);
+const std::vector<uint32_t>& BoreasScheduler::lower_shared_by_starts(const Round& r) {
+  std::vector<uint32_t>& started = started_by_queue_;  // kept for its capacity
+  started.assign(book_->queue_count(), 0);
   for (const Start& st : r.plan.starts) {
     started[static_cast<size_t>(jobs_[st.job.value()].queue)] += 1;
   }
@@ -293,7 +296,7 @@ bool BoreasScheduler::rest_cannot_start(Round& r) {
 void BoreasScheduler::write_tail(Round& r, size_t walked) {
   forget_ranked(r);
   share_free(r.scratch.total_free(), r.largest_block);
-  const std::vector<uint32_t> started = lower_shared_by_starts(r);
+  const std::vector<uint32_t>& started = lower_shared_by_starts(r);
   for (size_t k = walked; k < r.ranked.size(); ++k) {  // ranked, not reached
     const RankedGang& gang = r.gangs[k];
     if (!gang.started) {

@@ -141,7 +141,8 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
     groups_synced_ = true;
     return;
   }
-  std::vector<JobId> moved(journal.begin() + static_cast<std::ptrdiff_t>(groups_journal_pos_), journal.end());
+  std::vector<JobId>& moved = journal_moved_;  // kept for its capacity
+  moved.assign(journal.begin() + static_cast<std::ptrdiff_t>(groups_journal_pos_), journal.end());
   groups_journal_pos_ = journal.size();
   std::sort(moved.begin(), moved.end());
   moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
@@ -157,17 +158,12 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
 // The groups must be in step with the journal (sync_groups). Orders the groups; the jobs are
 // ranked as the passes ask for them (emit_next).
 void BoreasScheduler::rank(Round& r) {
-  struct Order {
-    int32_t neg_class;
-    double share;
-    uint32_t group;
-    auto operator<=>(const Order&) const = default;
-  };
-  std::vector<Order> order;
+  std::vector<GroupOrder>& order = group_order_;  // kept for its capacity
+  order.clear();
   for (uint32_t g = 0; g < groups_.size(); ++g) {
     tidy_group(g);
     if (!groups_[g].jobs.empty()) {
-      order.push_back(Order{-groups_[g].class_value, fair_->share(groups_[g].queue, book_->weight(groups_[g].queue)), g});
+      order.push_back(GroupOrder{-groups_[g].class_value, fair_->share(groups_[g].queue, book_->weight(groups_[g].queue)), g});
     }
   }
   std::sort(order.begin(), order.end());

@@ -81,7 +81,7 @@ void BoreasScheduler::uncount(JobId job) {
 void BoreasScheduler::sync_usage(const state::ClusterView& view) {
   const state::ClusterState& state = view.state();
   const auto journal = state.journal();
-  std::vector<JobId> check;
+  std::vector<JobId>& check = usage_check_;  // kept for its capacity; assigned below
   if (!usage_synced_ || journal.size() < usage_journal_pos_) {
     book_->clear_usage();
     covered_->clear_usage();

@@ -6,6 +6,12 @@ namespace boreas::policy {
 
 RoundFree round_free(const state::ClusterView& view) {
   RoundFree out;
+  round_free(view, out);
+  return out;
+}
+
+void round_free(const state::ClusterView& view, RoundFree& out) {
+  out.largest_block = 0;
   out.by_type.assign(view.cluster().catalog.size(), 0);
   const state::FreeIndex& index = view.state().free_index();
   for (uint32_t t = 0; t < index.type_count(); ++t) {
@@ -21,7 +27,6 @@ RoundFree round_free(const state::ClusterView& view) {
       }
     }
   }
-  return out;
 }
 
 }  // namespace boreas::policy

@@ -17,5 +17,7 @@ struct RoundFree {
 // Sums each type's free-count buckets: O(types × GPUs per node). Nodes out of service sit in
 // bucket 0, so they count for nothing, as in a walk that skips them.
 RoundFree round_free(const state::ClusterView& view);
+// The same into `out`, whose vector keeps its capacity (a caller that asks every round).
+void round_free(const state::ClusterView& view, RoundFree& out);
 
 }  // namespace boreas::policy
