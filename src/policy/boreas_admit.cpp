@@ -42,7 +42,8 @@ BoreasScheduler::Borrow BoreasScheduler::borrow_mode(Round& r, JobId job, const 
 bool BoreasScheduler::try_start(Round& r, JobId job, uint32_t need, bool guaranteed_pass) {
   if (r.scratch.total_free() >= need) {
     if (auto gpus = place_recalled(*placement_, r.view.spec(job), r.scratch)) {
-      const Demand d = demand_of(*gpus, r.view);
+      Demand& d = start_demand_;  // kept for its capacity
+      demand_into(*gpus, r.view, d);
       if (!admit_placed(r, job, d, guaranteed_pass)) {
         return false;
       }
@@ -363,7 +364,8 @@ bool BoreasScheduler::evict_in_order(Round& r, JobId job, const std::vector<JobI
   for (JobId v : ev->victims) {
     evict(r, v, +1);
   }
-  const Demand d = demand_of(ev->gpus, r.view);
+  Demand& d = evict_demand_;  // kept for its capacity
+  demand_into(ev->gpus, r.view, d);
   if (!admit_placed(r, job, d, guaranteed_pass)) {
     r.scratch.release(ev->gpus);
     for (JobId v : ev->victims) {

@@ -135,7 +135,7 @@ bool BoreasScheduler::beyond_guarantee(const JobSpec& spec, uint32_t queue, cons
 
 const Demand& BoreasScheduler::held_demand(JobId job, const state::ClusterView& view) {
   if (!held_known_[job.value()]) {
-    held_demand_[job.value()] = demand_of(view.record(job).gpus, view);
+    demand_into(view.record(job).gpus, view, held_demand_[job.value()]);  // into its kept capacity
     held_known_[job.value()] = 1;
   }
   return held_demand_[job.value()];

@@ -315,6 +315,8 @@ class BoreasScheduler final : public Scheduler {
   std::vector<uint8_t> quiet_changed_;            // run_quiet_round
   std::vector<uint32_t> started_by_queue_;        // lower_shared_by_starts
   std::vector<uint64_t> free_after_;              // admit_placed
+  Demand start_demand_;                           // try_start
+  Demand evict_demand_;                           // evict_in_order
   RoundFree round_free_;                          // schedule: its by_type lent to Round::free_by_type
   bool owed_guess(const RankedGang& gang);
   // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say),

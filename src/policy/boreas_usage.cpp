@@ -34,7 +34,10 @@ void BoreasScheduler::count(JobId job, const Demand& d) {
   const JobInfo& in = jobs_[job.value()];
   Counted& c = counted_[job.value()];
   const auto q = static_cast<uint32_t>(in.queue);
-  c = Counted{true, !in.borrowed, in.pinned, d};
+  c.in = true;
+  c.covered = !in.borrowed;
+  c.pinned = in.pinned;
+  c.demand = d;  // into its kept capacity
   book_->add(q, d, +1);
   if (c.covered) {
     covered_->add(q, d, +1);

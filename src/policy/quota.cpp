@@ -8,6 +8,12 @@ namespace boreas::policy {
 
 Demand demand_of(std::span<const GpuId> gpus, const state::ClusterView& view) {
   Demand d;
+  demand_into(gpus, view, d);
+  return d;
+}
+
+void demand_into(std::span<const GpuId> gpus, const state::ClusterView& view, Demand& d) {
+  d.clear();
   const auto& nodes = view.cluster().nodes;
   for (GpuId g : gpus) {
     const auto type = nodes[view.state().node_of(g).value()].gpu_type;
@@ -19,7 +25,6 @@ Demand demand_of(std::span<const GpuId> gpus, const state::ClusterView& view) {
     }
     d.back().gpus += 1;
   }
-  return d;
 }
 
 QuotaBook::QuotaBook(const QueueTree* tree, const Cluster& cluster)

@@ -31,6 +31,8 @@ using Demand = std::vector<TypeCount>;
 
 // The GPUs of `gpus` counted by type, in their order (one entry per run of a type).
 Demand demand_of(std::span<const GpuId> gpus, const state::ClusterView& view);
+// The same into `out` (emptied first), whose capacity is kept: no allocation once it had room.
+void demand_into(std::span<const GpuId> gpus, const state::ClusterView& view, Demand& out);
 
 // Why a gang may not start under the quotas: which queue and entry, what it needed and had.
 struct QuotaBlock {
