@@ -166,7 +166,8 @@ Status BoreasScheduler::check_kept_state(const state::ClusterView& view) const {
       return internal_error("kept demand of running job " + std::to_string(j.value()) + " differs from its GPUs'");
     }
   }
-  return check_rank_groups(view);
+  const Status groups = check_rank_groups(view);
+  return groups.is_ok() ? check_placed_ranges() : groups;
 }
 
 std::span<const TypeCount> BoreasScheduler::guess_demand(JobId job, const state::ClusterView& view, TypeCount& out) {

@@ -41,6 +41,10 @@ class BoreasScheduler final : public Scheduler {
   // demands of running jobs) equals the same built from scratch from `view` (the view that round
   // saw); the first difference is the error.
   Status check_kept_state(const state::ClusterView& view) const;
+  // For tests: kept ranges of places that place_group found standing for a base below zero modulo
+  // 2^32 (the round's starts outnumber the jobs ranked before the group, as write_tail and the
+  // blocked runs give it), so it did not visit their jobs; check_kept_state checks every range.
+  uint64_t wrapped_places_reused() const { return wrapped_places_reused_; }
   // For tests: brings the kept usage in step with `view` as the next round would, then checks it
   // against usage counted from scratch from `view`'s running jobs (quota books, GPUs held per queue,
   // pinned GPUs, the lowest running preemptible class per queue).
@@ -168,6 +172,7 @@ class BoreasScheduler final : public Scheduler {
   void write_blocked_run_one_by_one(Round& round, const BlockedRun& run);
   std::vector<BlockedRun> blocked_runs_;  // this round's
   uint64_t blocked_runs_skipped_ = 0;      // for tests: runs skipped in all
+  uint64_t wrapped_places_reused_ = 0;     // for tests: wrapped_places_reused()
   // Whether no job the pass has not reached can start or preempt (boreas_quiet.cpp): checked by
   // (group, guessed type) like a quiet round, again only once the free GPUs or `widened` moved;
   // write_tail then writes the reasons the rest of the pass would, ranking none of those jobs.
@@ -233,6 +238,9 @@ class BoreasScheduler final : public Scheduler {
   void end_quiet_span();
   bool in_group(uint32_t group, const RankKey& key) const;
   Status check_rank_groups(const state::ClusterView& view) const;
+  // Every kept range of places says what the book holds: the job at each position p in it has
+  // the shared place base + p (modulo 2^32) in the current span, as sent_place_ records it.
+  Status check_placed_ranges() const;
   bool try_start(Round& round, JobId job, uint32_t gpus, bool guaranteed_pass);
   bool admit_placed(Round& round, JobId job, const Demand& demand, bool guaranteed_pass);
   bool try_preempt(Round& round, JobId job, bool guaranteed_pass);

@@ -8,6 +8,7 @@
 // consecutive quiet rounds form a span), and a job that leaves its group during a span gets its
 // reason written out in full.
 #include <algorithm>
+#include <string>
 
 #include "policy/boreas_policy.h"
 #include "policy/boreas_round.h"
@@ -109,6 +110,7 @@ void BoreasScheduler::place_group(uint32_t group, uint32_t from, uint32_t base) 
   uint32_t p = from;
   for (const RankGroup::Placed& k : g.placed) {
     if (k.base == kept_base && k.to > p) {
+      wrapped_places_reused_ += base > static_cast<uint32_t>(INT32_MAX) ? 1 : 0;  // a caller's base below 0
       place(std::min(k.from, size), p);
       p = std::max(p, std::min(k.to, size));
     }
@@ -217,6 +219,23 @@ void BoreasScheduler::materialize_quiet(JobId job) {
     set_no_fit(job, no_fit_reason(q, in.gpus, sent_place_[job.value()].ahead - lowered(q), shared_free_,
                                   shared_block_));
   }
+}
+
+Status BoreasScheduler::check_placed_ranges() const {
+  for (const RankGroup& g : groups_) {
+    for (const RankGroup::Placed& k : g.placed) {
+      for (uint32_t p = k.from; p < std::min<size_t>(k.to, g.jobs.size()); ++p) {
+        const uint32_t id = g.jobs[p].second;
+        const SentPlace& sent = sent_place_[id];
+        if (sent.span != span_ || sent.ahead != k.base + p) {
+          return internal_error("rank group (class " + std::to_string(g.class_value) + ", queue " +
+                                book_->name(g.queue) + ") keeps the place of job " + std::to_string(id) +
+                                " at position " + std::to_string(p) + " that the book does not hold");
+        }
+      }
+    }
+  }
+  return Status::ok();
 }
 
 // Before a round that runs the passes: the next quiet round checks every place again.
