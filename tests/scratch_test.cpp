@@ -1,6 +1,6 @@
 // Scratch (policy/scratch.h) against a plain overlay — a free flag per GPU, counts per node and
 // rack recounted, touched nodes in first-touch order — on random claims, releases, forgets,
-// touches, trials and copies, on nodes whose overrides fit the per-node mask (8 GPUs) and nodes past it
+// touches, trials, copies and fresh scratches made on a used one's storage, on nodes whose overrides fit the per-node mask (8 GPUs) and nodes past it
 // (70 GPUs).
 #include <gtest/gtest.h>
 
@@ -158,8 +158,11 @@ void check_random_runs(uint32_t gpus_per_node, const StepCheck& after_step = nul
         for (GpuId g : claimed) {
           plain_change(plain, st, g, true);
         }
-      } else if (op < 10) {  // go on with a copy
+      } else if (op < 10 && rng() % 2 == 0) {  // go on with a copy
         scratch = std::make_unique<policy::Scratch>(*scratch);
+      } else if (op < 10) {  // start over on the used scratch's storage, as a fresh scratch
+        scratch = std::make_unique<policy::Scratch>(view, scratch->take_storage());
+        plain = plain_of(st);
       } else {  // touch the nodes of some GPUs, free or taken, as releasing and claiming them back
         const std::vector<GpuId> gpus = pick(rng, plain, rng() % 2 == 0, 2 * gpus_per_node);
         scratch->touch(gpus);

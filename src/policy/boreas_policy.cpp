@@ -373,12 +373,13 @@ void BoreasScheduler::keep_arrays(Round& r) {
   keep(r.tie_end, kept_arrays_.tie_end);
   keep(r.emitted, kept_arrays_.emitted);
   keep(r.free_by_type, round_free_.by_type);
+  scratch_kept_ = r.scratch.take_storage();  // the round's last use of its scratch
 }
 
 Plan BoreasScheduler::schedule(const state::ClusterView& view) {
   init(view);
   round_ += 1;
-  Round r(view, options_.preemption.max_per_round);
+  Round r(view, options_.preemption.max_per_round, std::move(scratch_kept_));
   take_arrays(r);
   round_free(view, round_free_);
   r.free_by_type.swap(round_free_.by_type);

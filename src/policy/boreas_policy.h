@@ -297,7 +297,8 @@ class BoreasScheduler final : public Scheduler {
   std::vector<JobId> ranked_kept_;
   std::vector<RankedGang> gangs_kept_;
   // The rest of a round's arrays, kept empty between rounds so that a round allocates none of them
-  // anew (take_arrays, keep_arrays: swapped in and out, emptied; the same contents each round).
+  // anew (take_arrays, keep_arrays: swapped in and out, emptied; the same contents each round;
+  // keep_arrays also keeps the scratch's storage, scratch_kept_).
   struct RoundArrays {
     std::vector<int32_t> lowest_preemptible_class;
     std::vector<uint32_t> waiting;
@@ -326,6 +327,7 @@ class BoreasScheduler final : public Scheduler {
   Demand start_demand_;                           // try_start
   Demand evict_demand_;                           // evict_in_order
   RoundFree round_free_;                          // schedule: its by_type lent to Round::free_by_type
+  Scratch::Storage scratch_kept_;                 // Round::scratch's, between rounds
   bool owed_guess(const RankedGang& gang);
   // Whether a waiting gang of the queue may be owed (false: none is, as owed_guess would say),
   // as of the books' current versions; the answer read without this call (`Round::may_owe`) stays

@@ -13,7 +13,8 @@
 namespace boreas::policy {
 
 struct BoreasScheduler::Round {
-  Round(const state::ClusterView& v, uint32_t victims) : view(v), scratch(v), victims_left(victims) {}
+  Round(const state::ClusterView& v, uint32_t victims, Scratch::Storage&& kept)
+      : view(v), scratch(v, std::move(kept)), victims_left(victims) {}
   const state::ClusterView& view;
   Scratch scratch;
   Plan plan;

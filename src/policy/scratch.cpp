@@ -103,6 +103,29 @@ void Scratch::end_trial() {
   trial_ = 0;
 }
 
+Scratch::Scratch(const state::ClusterView& view, Storage&& kept)
+    : view_(view),
+      free_(view.free_gpus()),
+      nodes_(std::move(kept.nodes)),
+      rack_delta_(std::move(kept.rack_delta)),
+      touched_(std::move(kept.touched)),
+      trial_nodes_(std::move(kept.trial_nodes)),
+      trial_racks_(std::move(kept.trial_racks)),
+      trial_wide_(std::move(kept.trial_wide)),
+      refused_(std::move(kept.refused)) {}
+
+Scratch::Storage Scratch::take_storage() {
+  nodes_.clear();
+  rack_delta_.clear();
+  touched_.clear();
+  trial_nodes_.clear();
+  trial_racks_.clear();
+  trial_wide_.clear();
+  refused_.clear();
+  return Storage{std::move(nodes_), std::move(rack_delta_), std::move(touched_), std::move(trial_nodes_),
+                 std::move(trial_racks_), std::move(trial_wide_), std::move(refused_)};
+}
+
 void Scratch::forget_touched_since(size_t mark) {
   refused_.clear();
   for (size_t i = mark; i < touched_.size(); ++i) {

@@ -13,7 +13,8 @@ namespace boreas::policy {
 
 // An open-addressing map from a node or rack index to V, for the few a round touches: no
 // allocation per entry (a round releases and claims many GPUs on the same few nodes). Entries
-// are never removed; V's default value means "no change".
+// are never removed but all at once (clear, which keeps the room and resets only the slots used);
+// V's default value means "no change".
 template <typename V>
 class TouchedMap {
  public:
@@ -41,8 +42,17 @@ class TouchedMap {
     if (keys_[i] == kEmpty) {
       keys_[i] = key;
       ++size_;
+      used_.push_back(static_cast<uint32_t>(i));
     }
     return values_[i];
+  }
+  void clear() {
+    for (uint32_t i : used_) {
+      keys_[i] = kEmpty;
+      values_[i] = V{};
+    }
+    used_.clear();
+    size_ = 0;
   }
 
  private:
@@ -53,6 +63,7 @@ class TouchedMap {
     std::vector<V> values = std::move(values_);
     keys_.assign(keys.empty() ? 16 : 2 * keys.size(), kEmpty);
     values_.assign(keys_.size(), V{});
+    used_.clear();
     size_ = 0;
     for (size_t i = 0; i < keys.size(); ++i) {
       if (keys[i] != kEmpty) {
@@ -63,12 +74,22 @@ class TouchedMap {
 
   std::vector<uint32_t> keys_;
   std::vector<V> values_;
+  std::vector<uint32_t> used_;  // the slots holding keys, in insertion order
   uint32_t size_ = 0;
 };
 
 class Scratch {
+  struct NodeChange;
+  struct SavedNode;
+
  public:
+  // What a scratch allocates, handed on emptied to the next one (a caller that makes a scratch every
+  // round keeps it, so that a round allocates none of it anew).
+  struct Storage;
   explicit Scratch(const state::ClusterView& view) : view_(view), free_(view.free_gpus()) {}
+  Scratch(const state::ClusterView& view, Storage&& kept);
+  // This scratch's storage, emptied (O(what it touched)); the scratch is not to be used after.
+  Storage take_storage();
 
   const state::ClusterView& view() const { return view_; }
   uint32_t total_free() const { return free_; }
@@ -143,6 +164,16 @@ class Scratch {
   std::vector<std::pair<uint32_t, int32_t>> trial_racks_;  // (rack, delta before), each rack once
   std::vector<GpuId> trial_wide_;                           // GPUs of wide nodes flipped
   mutable std::vector<Shape> refused_;  // a memo: placements see the scratch as const
+};
+
+struct Scratch::Storage {
+  TouchedMap<NodeChange> nodes;
+  TouchedMap<int32_t> rack_delta;
+  std::vector<NodeId> touched;
+  std::vector<SavedNode> trial_nodes;
+  std::vector<std::pair<uint32_t, int32_t>> trial_racks;
+  std::vector<GpuId> trial_wide;
+  std::vector<Shape> refused;
 };
 
 }  // namespace boreas::policy
