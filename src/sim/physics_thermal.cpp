@@ -221,8 +221,12 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     const models::Rc& rc = node_rc_[n.value()];
+    const double max_c = node_max_c_[n.value()];
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
       const double act = gpu_act_[g];
+      if (quiet_in_refresh(act, clock_[g], temp_c_[g], max_c - kOnsetSlackC, max_c, inlet, power_w_[g], rc)) {
+        continue;
+      }
       double clock = 1.0;
       bool onset_reached = false;  // throttling, but at full clock (min_clock = 1): no onset to await
       if (act > 0 && rc.r_c_per_w > 0 &&
