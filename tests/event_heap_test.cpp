@@ -3,6 +3,7 @@
 // with many events at one time (an instant's batch) and times pushed out of order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -49,6 +50,52 @@ TEST(EventHeapProperty, PopsTheSameSequenceAsAPriorityQueue) {
       reference.pop();
     }
     EXPECT_TRUE(heap.empty());
+  }
+}
+
+// extract_if (the engine's compaction of stale finishes) hands over exactly the items selected, and
+// the heap then pops what a priority queue of the other items pops, through more pushes and pops.
+TEST(EventHeapProperty, ExtractIfLeavesAHeapOfTheRest) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    sim::EventHeap<Item, ItemBefore> heap;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> reference;
+    uint64_t seq = 0;
+    int64_t now = 0;
+    const int64_t spread = 1 + static_cast<int64_t>(rng() % 50);
+    const uint64_t every = 2 + rng() % 4;  // drop the items whose sequence is a multiple of this
+    for (int s = 0; s < 400; ++s) {
+      const uint64_t op = rng() % 20;
+      if (op == 0) {
+        std::vector<Item> taken;
+        heap.extract_if([&](const Item& i) { return i.second % every == 0; },
+                        [&](Item&& i) { taken.push_back(i); });
+        std::vector<Item> kept, dropped;
+        for (; !reference.empty(); reference.pop()) {
+          (reference.top().second % every == 0 ? dropped : kept).push_back(reference.top());
+        }
+        std::sort(taken.begin(), taken.end());
+        ASSERT_EQ(taken, dropped);  // reference pops ascending
+        for (const Item& i : kept) {
+          reference.push(i);
+        }
+      } else if (op < 13 || reference.empty()) {
+        const Item item{now + static_cast<int64_t>(rng() % spread), seq++};
+        heap.push(item);
+        reference.push(item);
+      } else {
+        ASSERT_EQ(heap.top(), reference.top());
+        now = heap.top().first;
+        heap.pop();
+        reference.pop();
+      }
+      ASSERT_EQ(heap.size(), reference.size());
+    }
+    while (!reference.empty()) {
+      ASSERT_EQ(heap.top(), reference.top());
+      heap.pop();
+      reference.pop();
+    }
   }
 }
 

@@ -58,13 +58,9 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
   if (where_[j] == Where::kRunning) {
     up(own, [&](uint32_t q) { used_[q] -= gpus; });
   } else if (where_[j] == Where::kPending && own < pending_.size()) {
-    pending_[own].erase(job);
+    pending_[own].erase(j);
     pending_gpus_[own] -= gpus;
-    auto bucket = pending_by_size_[own].find(gpus);
-    bucket->second.erase(job);
-    if (bucket->second.empty()) {
-      pending_by_size_[own].erase(bucket);
-    }
+    pending_by_size_[own].find(gpus)->second.erase(j);
   }
   if (own < alone_stale_.size()) {
     alone_stale_[own] = 1;
@@ -75,9 +71,9 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
   if (where_[j] == Where::kRunning) {
     up(own, [&](uint32_t q) { used_[q] += gpus; });
   } else if (where_[j] == Where::kPending && own < pending_.size()) {
-    pending_[own].insert(job);
+    pending_[own].insert(j);
     pending_gpus_[own] += gpus;
-    pending_by_size_[own][gpus].insert(job);
+    pending_by_size_[own][gpus].insert(j);
   }
 }
 
@@ -85,7 +81,7 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
 void QuotaAudit::sync(const state::ClusterState& state) {
   if (!synced_) {
     used_.assign(guaranteed_.size(), 0);
-    pending_.assign(guaranteed_.size(), {});
+    pending_.assign(guaranteed_.size(), OrderedIds(static_cast<uint32_t>(state.job_count())));
     pending_gpus_.assign(guaranteed_.size(), 0);
     pending_by_size_.assign(guaranteed_.size(), {});
     alone_owed_.assign(guaranteed_.size(), 0);
@@ -155,26 +151,23 @@ uint64_t QuotaAudit::owed_alone(uint32_t q, const state::ClusterState& state) {
     return pending_gpus_[q];  // all of them fit together: all owed, in any order
   }
   uint64_t owed = 0;
-  for (auto it = pending_[q].begin(); it != pending_[q].end();) {
-    const uint32_t gpus = state.spec(*it).gpus;
+  for (std::optional<uint32_t> it = pending_[q].first(); it;) {
+    const uint32_t gpus = state.spec(JobId(*it)).gpus;
     if (gpus <= left) {
       owed += gpus;
       left -= gpus;
-      ++it;
+      it = pending_[q].next_after(*it);
       continue;
     }
-    std::optional<JobId> next;
+    std::optional<uint32_t> next;
     for (const auto& [size, jobs] : pending_by_size_[q]) {
       if (size > left) {
         break;
       }
-      const auto first = jobs.upper_bound(*it);
-      next = first != jobs.end() && (!next || *first < *next) ? std::optional(*first) : next;
+      const auto first = jobs.empty() ? std::nullopt : jobs.next_after(*it);
+      next = first && (!next || *first < *next) ? first : next;
     }
-    if (!next) {
-      break;
-    }
-    it = pending_[q].find(*next);
+    it = next;
   }
   return owed;
 }
@@ -185,7 +178,7 @@ uint64_t QuotaAudit::owed_alone(uint32_t q, const state::ClusterState& state) {
 // Roots without children are counted apart (owed_alone), each again only once a job of it moved.
 uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
   const std::vector<uint64_t>& used = used_;
-  const std::vector<std::set<JobId>>& pending = pending_;
+  const std::vector<OrderedIds>& pending = pending_;
   prepare(used);
   auto open = [&](uint32_t q) { return used[q] + wanted_[q] < guaranteed_[q]; };
   using Head = std::pair<uint32_t, uint32_t>;  // (job id, queue): the queue's next pending gang
@@ -200,16 +193,16 @@ uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
       wanted_[q] += alone_owed_[q];
       total += alone_owed_[q];
     } else if (open(q) && !pending[q].empty()) {
-      heads.emplace(pending[q].begin()->value(), q);
+      heads.emplace(*pending[q].first(), q);
     }
   }
   while (!heads.empty()) {
     const auto [id, own] = heads.top();
     heads.pop();
     total += take_if_owed(own, state.spec(JobId(id)).gpus, used);
-    const auto next = pending[own].upper_bound(JobId(id));
-    if (open(own) && next != pending[own].end()) {
-      heads.emplace(next->value(), own);
+    const auto next = open(own) ? pending[own].next_after(id) : std::nullopt;
+    if (next) {
+      heads.emplace(*next, own);
     }
   }
   return total;

@@ -13,10 +13,10 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <vector>
 
 #include "core/queue.h"
+#include "policy/ordered_ids.h"
 #include "policy/quota.h"
 #include "state/cluster_state.h"
 
@@ -57,10 +57,11 @@ class QuotaAudit {
   // Kept in step with the journal: GPUs in use by queue (with its subtree), pending gangs by their
   // own queue (arrival order), and where each job is counted.
   std::vector<uint64_t> used_;
-  std::vector<std::set<JobId>> pending_;
+  std::vector<OrderedIds> pending_;
   std::vector<uint64_t> pending_gpus_;  // by own queue: Σ GPUs of its pending gangs
-  // by own queue: its pending gangs by size (gang GPUs -> jobs in arrival order)
-  std::vector<std::map<uint32_t, std::set<JobId>>> pending_by_size_;
+  // by own queue: its pending gangs by size (gang GPUs -> jobs in arrival order; a size stays
+  // once seen, empty or not)
+  std::vector<std::map<uint32_t, OrderedIds>> pending_by_size_;
   std::vector<uint8_t> alone_;          // by queue: a root without children
   // by alone queue: its owed GPUs as last counted, and whether a job of it moved since
   std::vector<uint64_t> alone_owed_;

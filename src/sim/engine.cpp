@@ -39,6 +39,7 @@ Engine::Engine(const Cluster& cluster, std::span<const JobSpec> jobs, const Symb
   }
   std::stable_sort(arrivals_.begin(), arrivals_.end(),
                    [&](JobId a, JobId b) { return jobs_[a.value()].submit < jobs_[b.value()].submit; });
+  compact_at_ = options_.compact_events_from;
   result_.never_started.assign(jobs.size(), NeverStarted::kNo);
   result_.runs.reserve(jobs.size());  // at least one run per job that starts
   reasons_.size_for(jobs.size());
@@ -75,11 +76,32 @@ Time Engine::next_time() const {
   if (!heap_.empty()) {
     t = std::min(t, heap_.top().time);
   }
+  if (!stale_finishes_.empty()) {
+    t = std::min(t, stale_finishes_.top());
+  }
   return t;
 }
 
 void Engine::push(Time t, EventPayload payload) {
   heap_.push(Event{t, seq_++, payload});
+  if (heap_.size() >= compact_at_) {
+    compact_events();
+  }
+}
+
+// Versions only grow, so a finish stale now is stale when popped: dispatch would only count it.
+bool Engine::stale_finish(const Event& e) const {
+  const auto* f = std::get_if<FinishEvent>(&e.payload);
+  return f != nullptr && f->version != version_[f->job.value()];
+}
+
+// Moves the stale finishes out of the heap (their times to stale_finishes_); the rest pop as
+// before, since (time, seq) orders them totally. Amortized O(1) per push: the threshold doubles.
+void Engine::compact_events() {
+  heap_.extract_if([this](const Event& e) { return stale_finish(e); },
+                   [this](Event&& e) { stale_finishes_.push(e.time); });
+  const size_t twice = heap_.size() > SIZE_MAX / 2 ? SIZE_MAX : 2 * heap_.size();
+  compact_at_ = std::max(options_.compact_events_from, twice);
 }
 
 // GPUs of the types the job accepts: a gang larger than that can never start.
@@ -143,6 +165,10 @@ Status Engine::process_batch(Time t) {
     const Event e = heap_.top();
     heap_.pop();
     BOREAS_RETURN_IF_ERROR(dispatch(e, acted));
+  }
+  while (!stale_finishes_.empty() && stale_finishes_.top() == t) {  // what dispatch did with them
+    stale_finishes_.pop();
+    ++result_.events;
   }
   while (next_arrival_ < arrivals_.size() && jobs_[arrivals_[next_arrival_].value()].submit == t) {
     BOREAS_RETURN_IF_ERROR(arrive(arrivals_[next_arrival_++], t));

@@ -5,6 +5,7 @@
 // one or two cache lines instead of lying apart, so a pop misses the cache less.
 
 #include <cstddef>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -39,16 +40,38 @@ class EventHeap {
     if (items_.empty()) {
       return;
     }
-    sift_down(std::move(last));
+    sift_down(0, std::move(last));
+  }
+
+  // Hands every item `drop` selects to `take` (in no particular order) and rebuilds the heap from
+  // the rest: later pops are those of a heap that never held the dropped items.
+  template <typename Drop, typename Take>
+  void extract_if(Drop&& drop, Take&& take) {
+    size_t kept = 0;
+    for (size_t i = 0; i < items_.size(); ++i) {
+      if (drop(std::as_const(items_[i]))) {
+        take(std::move(items_[i]));
+      } else {
+        if (kept != i) {
+          items_[kept] = std::move(items_[i]);
+        }
+        ++kept;
+      }
+    }
+    items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(kept), items_.end());
+    for (size_t i = items_.size() / kArity + 1; i-- > 0;) {  // every node with a child, bottom up
+      if (i < items_.size()) {
+        sift_down(i, std::move(items_[i]));
+      }
+    }
   }
 
  private:
   static constexpr size_t kArity = 4;
 
-  // Puts `moving` in the root's place, moving the smaller child up until it comes before them all.
-  void sift_down(T moving) {
+  // Puts `moving` in node i's place, moving the smaller child up until it comes before them all.
+  void sift_down(size_t i, T moving) {
     const size_t n = items_.size();
-    size_t i = 0;
     for (;;) {
       const size_t first = i * kArity + 1;
       if (first >= n) {

@@ -6,6 +6,7 @@
 
 #include "sim/physics.h"
 #include "sim/rack_order.h"
+#include "sim/thermal_reach.h"
 
 namespace boreas::sim {
 
@@ -220,8 +221,12 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     const models::Rc& rc = node_rc_[n.value()];
+    const double max_c = node_max_c_[n.value()];
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
       const double act = gpu_act_[g];
+      if (quiet_in_refresh(act, clock_[g], temp_c_[g], max_c - kOnsetSlackC, max_c, inlet, power_w_[g], rc)) {
+        continue;
+      }
       double clock = 1.0;
       bool onset_reached = false;  // throttling, but at full clock (min_clock = 1): no onset to await
       if (act > 0 && rc.r_c_per_w > 0 &&
@@ -246,7 +251,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
       // A GPU whose software slowdown is a clock of 1 (min_clock = 1) has reached its onset:
       // awaiting it again would fire every microsecond.
       if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0 && !onset_reached) {
-        const Duration reach = models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc);
+        const Duration reach = reach_time(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc);
         if (reach > Duration::zero()) {
           next = std::min(next, reach);
         } else {
