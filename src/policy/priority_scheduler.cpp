@@ -76,10 +76,10 @@ void PriorityScheduler::FlatRanked::erase(JobId job) {
   }
 }
 
-void PriorityScheduler::FlatRanked::insert(JobId job, SortKey key) {
+void PriorityScheduler::FlatRanked::insert(JobId job, SortKey key, uint32_t gpus) {
   key_[job.value()] = key;
   in_[job.value()] = 1;
-  added_.push_back(Ranked{key, job});
+  added_.push_back(Ranked{key, job, gpus});
   dirty_ = true;
 }
 
@@ -115,7 +115,7 @@ void PriorityScheduler::sync_job(JobId job, const state::ClusterView& view) {
   running_set_.erase(job);
   const JobState state = view.record(job).state;
   if (state == JobState::kRunning && order_->running_keys_stable()) {
-    running_set_.insert(job, order_->key(job, view));
+    running_set_.insert(job, order_->key(job, view), view.spec(job).gpus);
   } else if (view.state().pending().count(job) > 0) {
     pending_.insert(job, order_->key(job, view), view.spec(job).gpus);
   }
@@ -150,21 +150,25 @@ bool PriorityScheduler::kept_running(JobId job, const state::ClusterView& view) 
   return !view.spec(job).preemptible || (max_preemptions_ > 0 && view.record(job).preemptions >= max_preemptions_);
 }
 
-// Grants `job` if its gang fits in the budget left by higher-ranked jobs; a running job that does
-// not fit is preempted.
-void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view,
-                                 Plan& plan) {
-  const JobSpec& spec = view.spec(job);
-  if (running && kept_running(job, view)) {
+// Grants the waiting `job` if its gang fits in the budget left by higher-ranked jobs.
+void PriorityScheduler::consider(JobId job, uint64_t& budget, const state::ClusterView& view) {
+  const uint32_t gpus = view.spec(job).gpus;
+  if (gpus <= budget) {
+    budget -= gpus;
+    grant_.push_back(job);
+  }
+}
+
+// Keeps the running `r` if its gang fits in the budget left by higher-ranked jobs, else preempts it.
+void PriorityScheduler::consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view,
+                                         Plan& plan) {
+  if (some_kept_ && kept_running(r.job, view)) {
     return;  // its GPUs were taken out of the budget up front
   }
-  if (spec.gpus <= budget) {
-    budget -= spec.gpus;
-    if (!running) {
-      grant_.push_back(job);
-    }
-  } else if (running) {
-    plan.preemptions.push_back(job);
+  if (r.gpus <= budget) {
+    budget -= r.gpus;
+  } else {
+    plan.preemptions.push_back(r.job);
   }
 }
 
@@ -177,19 +181,27 @@ void PriorityScheduler::walk(const state::ClusterView& view, std::span<const Ran
   for (const Ranked& r : running) {
     for (; p != end && *p < r && budget >= min_gpus_; ++p) {
       if (admission_->admit(p->job, view)) {
-        consider(p->job, false, budget, view, plan);
+        consider(p->job, budget, view);
       }
     }
-    consider(r.job, true, budget, view, plan);
+    consider_running(r, budget, view, plan);
   }
   for (; p != end && budget >= min_gpus_; ++p) {
     if (admission_->admit(p->job, view)) {
-      consider(p->job, false, budget, view, plan);
+      consider(p->job, budget, view);
     }
   }
 }
 
 namespace {
+
+auto runs(const state::ClusterView& view) {
+  return [&view](JobId j) { return view.record(j).state == JobState::kRunning; };
+}
+
+auto gpus_of(const state::ClusterView& view) {
+  return [&view](JobId j) { return view.spec(j).gpus; };
+}
 
 // The same as a < b, without a branch on the outcome: a running job's side of a waiting job is
 // not predictable in the part of the order left unsorted.
@@ -208,15 +220,17 @@ bool ranks_before(const RankedJob& a, const RankedJob& b) {
 // Moves the running jobs ranked before the waiting job `p` to the front of `running` and the others
 // behind them, each in their order; returns how many rank before, adds their GPUs to `before_gpus`
 // and every job's to `held`.
-size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, const state::ClusterView& view,
-                                   uint64_t& held, uint64_t& before_gpus) {
-  below_.resize(running.size());
+size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held,
+                                   uint64_t& before_gpus) {
+  if (below_.size() < running.size()) {
+    below_.resize(running.size());
+  }
   size_t before = 0;
   size_t below = 0;
   uint64_t all = 0;
   uint64_t ahead = 0;
   for (size_t i = 0; i < running.size(); ++i) {
-    const uint32_t gpus = view.spec(running[i].job).gpus;
+    const uint32_t gpus = running[i].gpus;
     const bool up = ranks_before(running[i], p);
     below_[below] = running[i];
     if (before != i) {  // a copy onto itself stalled: its two overlapping halves defeat store forwarding
@@ -248,7 +262,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
   for (int pass = 0; p != pending_.set().end() && pass < kPasses; ++p, ++pass) {
     uint64_t held = 0;
     uint64_t before_gpus = 0;
-    const size_t before = split_at(*p, running, view, held, before_gpus);
+    const size_t before = split_at(*p, running, held, before_gpus);
     if (pass == 0 && held > budget) {
       return false;  // some running job would not fit even before any grant: the plain walk decides
     }
@@ -262,7 +276,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     }
     const size_t grants = grant_.size();
     if (admission_->admit(p->job, view)) {
-      consider(p->job, false, budget, view, plan);
+      consider(p->job, budget, view);
     }
     granted = grant_.size() > grants;
     if (granted) {
@@ -307,11 +321,11 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
     above_.clear();
   }
   if (above_.empty()) {
-    return running_.keyed(view.running(), view.job_count(),
+    return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                           [&](std::span<Ranked> items) { order_->rekey(items, view); });
   }
   const Ranked bar = skip_bar(view);
-  return running_.keyed(view.running(), view.job_count(),
+  return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                         [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &bar); });
 }
 
@@ -344,6 +358,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
       budget -= kept_running(j, view) ? view.spec(j).gpus : 0;
     }
   }
+  some_kept_ = some_unpreemptible_ || max_preemptions_ > 0;
   min_gpus_ = std::max<uint32_t>(1, pending_.min_gpus());
   if (order_->running_keys_stable()) {
     walk(view, running_set_.items(), pending_.set().begin(), budget, plan);

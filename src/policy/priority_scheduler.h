@@ -4,6 +4,7 @@
 // still fits in the cluster's GPUs, and preempt running jobs that no longer fit (Tiresias'
 // semantics). Only the order differs, so it is a part.
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -108,7 +109,7 @@ class PriorityScheduler final : public Scheduler {
     void resize(size_t jobs);
     void clear();
     void erase(JobId job);
-    void insert(JobId job, SortKey key);
+    void insert(JobId job, SortKey key, uint32_t gpus);
     const std::vector<Ranked>& items();
 
    private:
@@ -126,17 +127,22 @@ class PriorityScheduler final : public Scheduler {
   // a strict order, so every sort gives the same result.
   class RunningOrder {
    public:
+    // `journal` lists every job whose state changed, appended to since the last call (the state's
+    // journal, whole); `running(job)` tells whether a job runs now and `gpus(job)` its gang size.
     // `rekey(items)` sets the key of every running job (in last round's order, the new ones last).
-    template <typename Rekey>
-    const std::vector<Ranked>& rank(std::span<const JobId> running, size_t jobs, Rekey&& rekey) {
-      settle(keyed(running, jobs, std::forward<Rekey>(rekey)));
+    template <typename Running, typename Gpus, typename Rekey>
+    const std::vector<Ranked>& rank(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
+                                    Rekey&& rekey) {
+      settle(keyed(journal, jobs, std::forward<Running>(running), std::forward<Gpus>(gpus),
+                   std::forward<Rekey>(rekey)));
       return items_;
     }
     // The same jobs keyed but not yet sorted: in last round's order, which the caller may permute
     // (a part it settles stays nearly sorted for the next round).
-    template <typename Rekey>
-    std::span<Ranked> keyed(std::span<const JobId> running, size_t jobs, Rekey&& rekey) {
-      carry_over(running, jobs);
+    template <typename Running, typename Gpus, typename Rekey>
+    std::span<Ranked> keyed(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
+                            Rekey&& rekey) {
+      carry_over(journal, jobs, running, gpus);
       rekey(std::span<Ranked>(items_));
       return items_;
     }
@@ -144,10 +150,34 @@ class PriorityScheduler final : public Scheduler {
     static void settle(std::span<Ranked> items);
 
    private:
-    void carry_over(std::span<const JobId> running, size_t jobs);
+    // Keeps the jobs still running in last round's order and appends the ones started since: only
+    // the journal's new entries are read, and the items are filtered only when one of them left.
+    template <typename Running, typename Gpus>
+    void carry_over(std::span<const JobId> journal, size_t jobs, Running& running, Gpus& gpus) {
+      if (in_.size() < jobs) {
+        in_.resize(jobs, 0);
+      }
+      bool left = false;
+      for (; seen_ < journal.size(); ++seen_) {
+        const JobId j = journal[seen_];
+        const uint8_t runs = running(j) ? 1 : 0;
+        if (runs == in_[j.value()]) {
+          continue;  // listed again, or stopped and started again: it keeps its place
+        }
+        in_[j.value()] = runs;
+        if (runs) {
+          items_.push_back(Ranked{SortKey{}, j, gpus(j)});
+        } else {
+          left = true;
+        }
+      }
+      if (left) {
+        std::erase_if(items_, [&](const Ranked& r) { return in_[r.job.value()] == 0; });
+      }
+    }
     std::vector<Ranked> items_;  // the last round's order, then this round's
-    std::vector<uint64_t> mark_;  // by job: the round it was last seen running
-    uint64_t round_ = 0;
+    std::vector<uint8_t> in_;    // by job: in items_
+    size_t seen_ = 0;            // journal entries read
   };
 
  private:
@@ -159,13 +189,13 @@ class PriorityScheduler final : public Scheduler {
   using PendingIt = std::set<Ranked>::const_iterator;
   void walk(const state::ClusterView& view, std::span<const Ranked> running, PendingIt p, uint64_t budget,
             Plan& plan);
-  size_t split_at(const Ranked& p, std::span<Ranked> running, const state::ClusterView& view, uint64_t& held,
-                  uint64_t& before_gpus);
+  size_t split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held, uint64_t& before_gpus);
   bool decide_lazily(const state::ClusterView& view, std::span<Ranked> running, uint64_t budget, Plan& plan);
   void hold_above(const state::ClusterView& view, std::span<const Ranked> before, const Ranked& bar);
   std::span<Ranked> rekey_running(const state::ClusterView& view, bool lazy);
   Ranked skip_bar(const state::ClusterView& view) const;
-  void consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view, Plan& plan);
+  void consider(JobId job, uint64_t& budget, const state::ClusterView& view);
+  void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
   bool kept_running(JobId job, const state::ClusterView& view) const;
   std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan);
@@ -177,6 +207,7 @@ class PriorityScheduler final : public Scheduler {
   uint32_t max_preemptions_ = 0;
   bool sort_all_ = false;
   uint32_t min_gpus_ = 1;  // this round's smallest waiting gang (at least 1)
+  bool some_kept_ = false;  // some running job may be kept whatever its rank (kept_running)
   // Jobs in rank order with their keys, kept across rounds from the state's journal. Also counts
   // the jobs per gang size, so the walk can stop once no waiting gang fits in the budget left.
   class RankedSet {

@@ -7,27 +7,6 @@
 
 namespace boreas::policy {
 
-// Keeps the jobs still running in last round's order, then appends the ones started since.
-void PriorityScheduler::RunningOrder::carry_over(std::span<const JobId> running, size_t jobs) {
-  if (mark_.size() < jobs) {
-    mark_.resize(jobs, 0);
-  }
-  ++round_;
-  for (JobId j : running) {
-    mark_[j.value()] = round_;
-  }
-  std::erase_if(items_, [&](const Ranked& r) {
-    const bool kept = mark_[r.job.value()] == round_;
-    mark_[r.job.value()] = 0;  // seen: not appended again below
-    return !kept;
-  });
-  for (JobId j : running) {
-    if (mark_[j.value()] == round_) {
-      items_.push_back(Ranked{SortKey{}, j});
-    }
-  }
-}
-
 // Insertion sort while the moves stay within a few per job; past that, std::sort the rest of the
 // way (both end in the one order (key, job) defines).
 void PriorityScheduler::RunningOrder::settle(std::span<Ranked> items) {
