@@ -310,8 +310,8 @@ void PriorityScheduler::hold_above(const state::ClusterView& view, std::span<con
 }
 
 // Keys the running jobs of a full round, in last round's order; in a lazy round the ones held with
-// a bound before the first waiting job take KeptAbove::kFirst (held jobs whose bound may have
-// lapsed are let go first).
+// a bound before this round's bars take KeptAbove::kFirst or kSecond (held jobs whose bound may
+// have lapsed are let go first).
 std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const state::ClusterView& view,
                                                                       bool lazy) {
   above_.resize(view.job_count());
@@ -324,31 +324,64 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
     return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                           [&](std::span<Ranked> items) { order_->rekey(items, view); });
   }
-  const Ranked bar = skip_bar(view);
-  return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
-                        [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &bar); });
+  const SkipBars bars = skip_bars(view);
+  const std::span<Ranked> running =
+      running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
+                     [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &bars.bars); });
+  if (bars.squeeze > 0) {
+    check_second(view, running, bars);
+  }
+  return running;
 }
 
-// The first waiting job whose place among the running jobs may decide something: the waiting jobs
-// before it fit in the budget together with every running job, so whatever the order each of
-// them is granted (when admitted), no running job is preempted before it, and a running job ranked
-// anywhere before it is kept. A held job whose bound ranks before it needs no key.
-PriorityScheduler::Ranked PriorityScheduler::skip_bar(const state::ClusterView& view) const {
+// The bars of a lazy round. `first`: the first waiting job whose place among the running jobs may
+// decide something: the waiting jobs before it fit in the budget together with every running job,
+// so whatever the order each of them is granted (when admitted), no running job is preempted
+// before it, and a running job ranked anywhere before it is kept. `second`: the waiting job after
+// it, when `first` does not fit with them; granting the jobs up to `first` then takes `squeeze`
+// GPUs more than are free, and check_second() tells whether the running jobs ranked after `second`
+// give them up (then every running job before `second` is kept too, whatever the order).
+PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterView& view) const {
   constexpr int kLooks = 16;
+  const Ranked after_all{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
   const uint64_t budget = view.total_gpus() - view.down_gpus();
   if (above_.running_gpus() > budget) {
-    return *pending_.set().begin();  // the plain walk decides
+    const Ranked& p = *pending_.set().begin();  // the plain walk decides
+    return SkipBars{{p, p}, 0};
   }
   uint64_t room = budget - above_.running_gpus();
   int looks = 0;
-  for (const Ranked& p : pending_.set()) {
-    const uint32_t gpus = view.spec(p.job).gpus;
-    if (gpus > room || ++looks > kLooks) {
-      return p;
+  for (auto p = pending_.set().begin(); p != pending_.set().end(); ++p) {
+    const uint32_t gpus = view.spec(p->job).gpus;
+    if (gpus > room) {
+      const auto next = std::next(p);
+      return next == pending_.set().end() ? SkipBars{{*p, *p}, 0} : SkipBars{{*p, *next}, gpus - room};
+    }
+    if (++looks > kLooks) {
+      return SkipBars{{*p, *p}, 0};
     }
     room -= gpus;
   }
-  return Ranked{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};  // after every job
+  return SkipBars{{after_all, after_all}, 0};  // after every job
+}
+
+// The skips against the second bar hold when the running jobs keyed after it hold at least the
+// squeeze: then every job before it keeps its GPUs whatever the order, and the walk from it on sees
+// the budget it would see in the sorted order. Else the jobs skipped against it are keyed.
+void PriorityScheduler::check_second(const state::ClusterView& view, std::span<Ranked> running,
+                                     const SkipBars& bars) {
+  uint64_t after = 0;
+  for (const Ranked& r : running) {
+    after += ranks_before(bars.bars.second, r) ? r.gpus : 0;
+  }
+  if (after >= bars.squeeze) {
+    return;
+  }
+  for (Ranked& r : running) {
+    if (r.key == KeptAbove::kSecond) {
+      r.key = order_->key(r.job, view);
+    }
+  }
 }
 
 void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {

@@ -32,12 +32,14 @@ class PriorityOrder {
   }
   virtual SortKey key(JobId job, const state::ClusterView& view) = 0;
   // Every item's key (the running jobs of a full round): items[i].key = key(items[i].job), but a job
-  // `held` skips against `bar` (when given) takes KeptAbove::kFirst. KeyedOrder overrides it with
-  // one loop over its own key(), not a virtual call per job.
+  // `held` skips against `bars` (when given) takes KeptAbove::kFirst or kSecond. KeyedOrder overrides
+  // it with one loop over its own key(), not a virtual call per job.
   virtual void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
-                     const RankedJob* bar = nullptr) {
+                     const KeptAbove::SkipBars* bars = nullptr) {
     for (RankedJob& r : items) {
-      r.key = held != nullptr && held->skips(r.job, *bar) ? KeptAbove::kFirst : key(r.job, view);
+      if (held == nullptr || !held->skips(r.job, *bars, r.key)) {
+        r.key = key(r.job, view);
+      }
     }
   }
   // Keys of pending jobs stay fixed while they wait (they receive no service), so the scheduler
@@ -78,10 +80,12 @@ template <typename Order>
 class KeyedOrder : public PriorityOrder {
  public:
   void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
-             const RankedJob* bar = nullptr) final {
+             const KeptAbove::SkipBars* bars = nullptr) final {
     Order& self = static_cast<Order&>(*this);
     for (RankedJob& r : items) {
-      r.key = held != nullptr && held->skips(r.job, *bar) ? KeptAbove::kFirst : self.Order::key(r.job, view);
+      if (held == nullptr || !held->skips(r.job, *bars, r.key)) {
+        r.key = self.Order::key(r.job, view);
+      }
     }
   }
 };
@@ -193,7 +197,12 @@ class PriorityScheduler final : public Scheduler {
   bool decide_lazily(const state::ClusterView& view, std::span<Ranked> running, uint64_t budget, Plan& plan);
   void hold_above(const state::ClusterView& view, std::span<const Ranked> before, const Ranked& bar);
   std::span<Ranked> rekey_running(const state::ClusterView& view, bool lazy);
-  Ranked skip_bar(const state::ClusterView& view) const;
+  struct SkipBars {
+    KeptAbove::SkipBars bars;
+    uint64_t squeeze;  // GPUs the running jobs after bars.second must hold; 0: second == first
+  };
+  SkipBars skip_bars(const state::ClusterView& view) const;
+  void check_second(const state::ClusterView& view, std::span<Ranked> running, const SkipBars& bars);
   void consider(JobId job, uint64_t& budget, const state::ClusterView& view);
   void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
