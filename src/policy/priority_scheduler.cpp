@@ -285,7 +285,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     }
   }
   if (granted || p != pending_.set().end()) {  // else nothing was granted and the rest are kept
-    RunningOrder::settle(running);
+    running_.settle(running);
     walk(view, running, p, budget, plan);
   }
   return true;
@@ -406,7 +406,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
       above_.clear();
       running = rekey_running(view, false);
     }
-    RunningOrder::settle(running);
+    running_.settle(running);
     walk(view, running, pending_.set().begin(), budget, plan);
   }
 }

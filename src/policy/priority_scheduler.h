@@ -150,8 +150,9 @@ class PriorityScheduler final : public Scheduler {
       rekey(std::span<Ranked>(items_));
       return items_;
     }
-    // Sorts `items` by (key, job): an insertion sort while few pairs crossed, else std::sort.
-    static void settle(std::span<Ranked> items);
+    // Sorts `items` by (key, job): an insertion sort for the items near their place, the few far
+    // from it sorted aside and merged in.
+    void settle(std::span<Ranked> items);
 
    private:
     // Keeps the jobs still running in last round's order and appends the ones started since: only
@@ -181,6 +182,7 @@ class PriorityScheduler final : public Scheduler {
     }
     std::vector<Ranked> items_;  // the last round's order, then this round's
     std::vector<uint8_t> in_;    // by job: in items_
+    std::vector<Ranked> aside_;  // settle's items far from their place
     size_t seen_ = 0;            // journal entries read
   };
 
