@@ -218,10 +218,10 @@ bool ranks_before(const RankedJob& a, const RankedJob& b) {
 }  // namespace
 
 // Moves the running jobs ranked before the waiting job `p` to the front of `running` and the others
-// behind them, each in their order; returns how many rank before, adds their GPUs to `before_gpus`
-// and every job's to `held`.
-size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held,
-                                   uint64_t& before_gpus) {
+// behind them, each in their order; returns how many rank before, adds their GPUs to `before_gpus`,
+// every job's to `held` and those of the jobs ranked after `second` to `after_second`.
+size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held, uint64_t& before_gpus,
+                                   const Ranked& second, uint64_t& after_second) {
   if (below_.size() < running.size()) {
     below_.resize(running.size());
   }
@@ -229,6 +229,7 @@ size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, u
   size_t below = 0;
   uint64_t all = 0;
   uint64_t ahead = 0;
+  uint64_t after = 0;
   for (size_t i = 0; i < running.size(); ++i) {
     const uint32_t gpus = running[i].gpus;
     const bool up = ranks_before(running[i], p);
@@ -240,10 +241,12 @@ size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, u
     below += up ? 0 : 1;
     all += gpus;
     ahead += up ? gpus : 0;
+    after += ranks_before(second, running[i]) ? gpus : 0;
   }
   std::copy_n(below_.begin(), below, running.begin() + static_cast<std::ptrdiff_t>(before));
   held += all;
   before_gpus += ahead;
+  after_second += after;
   return before;
 }
 
@@ -262,9 +265,18 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
   for (int pass = 0; p != pending_.set().end() && pass < kPasses; ++p, ++pass) {
     uint64_t held = 0;
     uint64_t before_gpus = 0;
-    const size_t before = split_at(*p, running, held, before_gpus);
+    uint64_t after_second = 0;
+    size_t before = split_at(*p, running, held, before_gpus, pass == 0 ? second_ : *p, after_second);
     if (pass == 0 && held > budget) {
       return false;  // some running job would not fit even before any grant: the plain walk decides
+    }
+    if (pass == 0 && squeeze_ > 0) {
+      last_second_ = second_.job;
+      last_after_ = after_second;
+      if (after_second < squeeze_ && key_seconds(view, running.first(before))) {
+        held = before_gpus = 0;
+        before = split_at(*p, running, held, before_gpus, second_, after_second);
+      }
     }
     if (pass == 0) {
       hold_above(view, running.first(before), *p);
@@ -320,18 +332,19 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
   } else if (!above_.empty()) {
     above_.clear();
   }
+  squeeze_ = 0;
   if (above_.empty()) {
     return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                           [&](std::span<Ranked> items) { order_->rekey(items, view); });
   }
   const SkipBars bars = skip_bars(view);
-  const std::span<Ranked> running =
-      running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
-                     [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &bars.bars); });
-  if (bars.squeeze > 0) {
-    check_second(view, running, bars);
-  }
-  return running;
+  second_ = bars.bars.second;
+  squeeze_ = bars.squeeze;
+  // A second bar whose last check failed for want of GPUs after it is not tried again until more.
+  const bool try_second = squeeze_ > 0 && !(second_.job == last_second_ && last_after_ < squeeze_);
+  const KeptAbove::SkipBars skip{bars.bars.first, try_second ? second_ : bars.bars.first};
+  return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
+                        [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &skip); });
 }
 
 // The bars of a lazy round. `first`: the first waiting job whose place among the running jobs may
@@ -339,7 +352,7 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
 // so whatever the order each of them is granted (when admitted), no running job is preempted
 // before it, and a running job ranked anywhere before it is kept. `second`: the waiting job after
 // it, when `first` does not fit with them; granting the jobs up to `first` then takes `squeeze`
-// GPUs more than are free, and check_second() tells whether the running jobs ranked after `second`
+// GPUs more than are free, and decide_lazily checks whether the running jobs ranked after `second`
 // give them up (then every running job before `second` is kept too, whatever the order).
 PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterView& view) const {
   constexpr int kLooks = 16;
@@ -367,21 +380,17 @@ PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterVie
 
 // The skips against the second bar hold when the running jobs keyed after it hold at least the
 // squeeze: then every job before it keeps its GPUs whatever the order, and the walk from it on sees
-// the budget it would see in the sorted order. Else the jobs skipped against it are keyed.
-void PriorityScheduler::check_second(const state::ClusterView& view, std::span<Ranked> running,
-                                     const SkipBars& bars) {
-  uint64_t after = 0;
-  for (const Ranked& r : running) {
-    after += ranks_before(bars.bars.second, r) ? r.gpus : 0;
-  }
-  if (after >= bars.squeeze) {
-    return;
-  }
-  for (Ranked& r : running) {
+// the budget it would see in the sorted order. Else the jobs skipped against it (all in `before`,
+// ranked first) are keyed; true when there were some.
+bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ranked> before) {
+  bool some = false;
+  for (Ranked& r : before) {
     if (r.key == KeptAbove::kSecond) {
       r.key = order_->key(r.job, view);
+      some = true;
     }
   }
+  return some;
 }
 
 void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {

@@ -195,7 +195,8 @@ class PriorityScheduler final : public Scheduler {
   using PendingIt = std::set<Ranked>::const_iterator;
   void walk(const state::ClusterView& view, std::span<const Ranked> running, PendingIt p, uint64_t budget,
             Plan& plan);
-  size_t split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held, uint64_t& before_gpus);
+  size_t split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held, uint64_t& before_gpus,
+                  const Ranked& second, uint64_t& after_second);
   bool decide_lazily(const state::ClusterView& view, std::span<Ranked> running, uint64_t budget, Plan& plan);
   void hold_above(const state::ClusterView& view, std::span<const Ranked> before, const Ranked& bar);
   std::span<Ranked> rekey_running(const state::ClusterView& view, bool lazy);
@@ -204,7 +205,7 @@ class PriorityScheduler final : public Scheduler {
     uint64_t squeeze;  // GPUs the running jobs after bars.second must hold; 0: second == first
   };
   SkipBars skip_bars(const state::ClusterView& view) const;
-  void check_second(const state::ClusterView& view, std::span<Ranked> running, const SkipBars& bars);
+  bool key_seconds(const state::ClusterView& view, std::span<Ranked> before);
   void consider(JobId job, uint64_t& budget, const state::ClusterView& view);
   void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
@@ -246,6 +247,10 @@ class PriorityScheduler final : public Scheduler {
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
   std::vector<Ranked> below_;    // decide_lazily's scratch: running jobs ranked below a waiting one
   KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
+  Ranked second_{};              // this lazy round's second bar (skip_bars), and the GPUs the running
+  uint64_t squeeze_ = 0;         // jobs after it must hold for its skips to stand (0: no second bar)
+  JobId last_second_;            // the last lazy round's second bar, and the GPUs of the running jobs
+  uint64_t last_after_ = 0;      // ranked after it
   size_t learned_ = 0;               // jobs learn_jobs has read
   bool some_unpreemptible_ = false;  // some job read so far is not preemptible
 };
