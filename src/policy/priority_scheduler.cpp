@@ -473,8 +473,11 @@ class SrtfOrder final : public KeyedOrder<SrtfOrder> {
  public:
   explicit SrtfOrder(bool by_gpu) : by_gpu_(by_gpu) {}
   SortKey key(JobId job, const state::ClusterView& view) final {
-    const int64_t left = view.remaining(job).us();
-    return SortKey{static_cast<double>(by_gpu_ ? left * view.spec(job).gpus : left), 0, 0};
+    return key_for(RankedJob{SortKey{}, job, view.spec(job).gpus}, view);
+  }
+  SortKey key_for(const RankedJob& r, const state::ClusterView& view) const {
+    const int64_t left = view.remaining(r.job).us();
+    return SortKey{static_cast<double>(by_gpu_ ? left * r.gpus : left), 0, 0};
   }
 
  private:

@@ -74,8 +74,9 @@ class PriorityOrder {
   virtual std::optional<Time> wake_at(const state::ClusterView&, const Plan&) { return std::nullopt; }
 };
 
-// Base of an order whose key() is final: rekey() calls it directly (inlined), which matters for the
-// orders that re-key every running job in every full round (srtf, gittins).
+// Base of an order whose key() is final: rekey() calls its key_for(item, view) directly (inlined),
+// which matters for the orders that re-key every running job in every full round (srtf, gittins).
+// key_for(r, view) == key(r.job, view), with the gang size taken from the item, not the job spec.
 template <typename Order>
 class KeyedOrder : public PriorityOrder {
  public:
@@ -84,7 +85,7 @@ class KeyedOrder : public PriorityOrder {
     Order& self = static_cast<Order&>(*this);
     for (RankedJob& r : items) {
       if (held == nullptr || !held->skips(r.job, *bars, r.key)) {
-        r.key = self.Order::key(r.job, view);
+        r.key = self.Order::key_for(r, view);
       }
     }
   }
