@@ -219,18 +219,24 @@ bool ranks_before(const RankedJob& a, const RankedJob& b) {
 
 // Moves the running jobs ranked before the waiting job `p` to the front of `running` and the others
 // behind them, each in their order; returns how many rank before, adds their GPUs to `before_gpus`,
-// every job's to `held` and those of the jobs ranked after `second` to `after_second`.
+// every job's to `held` and those of the jobs ranked after `second` (not before `p`) to `after_second`.
+// The jobs ranked first last round mostly lead again (the skipped ones always do), so a leading run
+// of jobs before `p`, which stay where they are, is passed by a plain loop before the branch-free one.
 size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held, uint64_t& before_gpus,
                                    const Ranked& second, uint64_t& after_second) {
   if (below_.size() < running.size()) {
     below_.resize(running.size());
   }
-  size_t before = 0;
-  size_t below = 0;
   uint64_t all = 0;
-  uint64_t ahead = 0;
+  size_t i = 0;
+  for (; i < running.size() && running[i] < p; ++i) {
+    all += running[i].gpus;
+  }
+  size_t before = i;
+  size_t below = 0;
+  uint64_t ahead = all;
   uint64_t after = 0;
-  for (size_t i = 0; i < running.size(); ++i) {
+  for (; i < running.size(); ++i) {
     const uint32_t gpus = running[i].gpus;
     const bool up = ranks_before(running[i], p);
     below_[below] = running[i];
@@ -333,6 +339,7 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
     above_.clear();
   }
   squeeze_ = 0;
+  second_ = *pending_.set().begin();  // no second bar: split_at's sum against it goes unread
   if (above_.empty()) {
     return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                           [&](std::span<Ranked> items) { order_->rekey(items, view); });
