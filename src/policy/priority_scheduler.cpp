@@ -277,7 +277,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
       return false;  // some running job would not fit even before any grant: the plain walk decides
     }
     if (pass == 0 && squeeze_ > 0) {
-      last_second_ = second_.job;
+      last_second_ = second_;
       last_after_ = after_second;
       if (after_second < squeeze_ && key_seconds(view, running.first(before))) {
         held = before_gpus = 0;
@@ -347,8 +347,9 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
   const SkipBars bars = skip_bars(view);
   second_ = bars.bars.second;
   squeeze_ = bars.squeeze;
-  // A second bar whose last check failed for want of GPUs after it is not tried again until more.
-  const bool try_second = squeeze_ > 0 && !(second_.job == last_second_ && last_after_ < squeeze_);
+  // A second bar ranked at or after the last one, whose check failed for want of GPUs after it, is
+  // not tried (the GPUs after it can only be fewer, but for starts, stops and drift).
+  const bool try_second = squeeze_ > 0 && !(!(second_ < last_second_) && last_after_ < squeeze_);
   const KeptAbove::SkipBars skip{bars.bars.first, try_second ? second_ : bars.bars.first};
   return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                         [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &skip); });

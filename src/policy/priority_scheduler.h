@@ -250,7 +250,7 @@ class PriorityScheduler final : public Scheduler {
   KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
   Ranked second_{};              // this lazy round's second bar (skip_bars), and the GPUs the running
   uint64_t squeeze_ = 0;         // jobs after it must hold for its skips to stand (0: no second bar)
-  JobId last_second_;            // the last lazy round's second bar, and the GPUs of the running jobs
+  Ranked last_second_{};         // the last lazy round's second bar, and the GPUs of the running jobs
   uint64_t last_after_ = 0;      // ranked after it
   size_t learned_ = 0;               // jobs learn_jobs has read
   bool some_unpreemptible_ = false;  // some job read so far is not preemptible
