@@ -39,14 +39,14 @@ TEST(FlatRankedProperty, EqualsASortedSetAfterRandomChanges) {
         const policy::SortKey old = *key[job.value()];
         key[job.value()].reset();
         if (rng() % 3 == 0) {  // back at once, under the same key (as a demotion that did not move it)
-          flat.insert(job, old);
+          flat.insert(job, old, job.value() % 8 + 1);
           reference.insert(Ranked{old, job});
           key[job.value()] = old;
           same_key_back += 1;
         }
       } else {
         const policy::SortKey k{static_cast<double>(rng() % 5), static_cast<int64_t>(rng() % 3), 0};
-        flat.insert(job, k);
+        flat.insert(job, k, job.value() % 8 + 1);
         reference.insert(Ranked{k, job});
         key[job.value()] = k;
       }
@@ -54,7 +54,7 @@ TEST(FlatRankedProperty, EqualsASortedSetAfterRandomChanges) {
         const std::vector<Ranked>& got = flat.items();
         ASSERT_EQ(got.size(), reference.size()) << "seed " << seed << " step " << step;
         ASSERT_TRUE(std::equal(got.begin(), got.end(), reference.begin(), [](const Ranked& a, const Ranked& b) {
-          return a.job == b.job && a.key == b.key;
+          return a.job == b.job && a.key == b.key && a.gpus == a.job.value() % 8 + 1;
         })) << "seed " << seed << " step " << step;
         reads += 1;
       }

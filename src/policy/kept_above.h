@@ -4,7 +4,9 @@
 // first waiting job is kept whatever the order, so the round needs only their GPUs. Each held job
 // carries a bound its (key, job) stays under until a time its order gave (PriorityOrder::rank_bound).
 // A round whose first waiting job ranks after a held job's bound skips that job's key (it takes
-// kFirst, ranked before every job); a round whose first waiting job ranks higher keys it as usual.
+// kFirst, ranked before every job); a round whose first waiting job ranks higher keys it as usual,
+// unless its bound ranks before the second bar (the waiting job after the first): then it takes
+// kSecond, a skip the round checks by GPU sums once the others are keyed (SkipBars).
 // A job is let go once its time comes, its state or rate changes, or the order's bounds are renewed
 // (a table refresh).
 
@@ -35,14 +37,35 @@ class KeptAbove {
   void see(const RankedJob& bar) { top_ = std::min(top_, bar); }
   const RankedJob& top() const { return top_; }
   bool holds(JobId job) const { return in_[job.value()] != 0; }
-  // True when `job` is held with a bound that ranks before `bar` (this round's first waiting job):
-  // the round needs no key for it.
-  bool skips(JobId job, const RankedJob& bar) const {
-    return in_[job.value()] != 0 && RankedJob{bounds_[job.value()], job} < bar;
+  // A round's bars (PriorityScheduler::skip_bars): a job held with a bound before `first` needs no
+  // key; one whose bound ranks before `second` needs none either when the running jobs keyed after
+  // `second` hold enough GPUs (its grants cannot squeeze a job ranked before `second`).
+  struct SkipBars {
+    RankedJob first;
+    RankedJob second;
+  };
+  // Sets `key` to kFirst or kSecond and returns true when `job` is held with a bound that ranks
+  // before `bars.first` or (only) before `bars.second`: the round needs no key for it.
+  bool skips(JobId job, const SkipBars& bars, SortKey& key) const {
+    if (in_[job.value()] == 0) {
+      return false;
+    }
+    const RankedJob bound{bounds_[job.value()], job};
+    if (bound < bars.first) {
+      key = kFirst;
+      return true;
+    }
+    if (bound < bars.second) {
+      key = kSecond;
+      return true;
+    }
+    return false;
   }
-  // The key a skipped job takes: before every other.
+  // The keys a skipped job takes: before every other (kFirst before kSecond).
   static constexpr SortKey kFirst{-std::numeric_limits<double>::infinity(),
                                   std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min()};
+  static constexpr SortKey kSecond{-std::numeric_limits<double>::infinity(),
+                                   std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min() + 1};
   void clear();
 
  private:

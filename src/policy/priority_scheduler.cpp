@@ -76,10 +76,10 @@ void PriorityScheduler::FlatRanked::erase(JobId job) {
   }
 }
 
-void PriorityScheduler::FlatRanked::insert(JobId job, SortKey key) {
+void PriorityScheduler::FlatRanked::insert(JobId job, SortKey key, uint32_t gpus) {
   key_[job.value()] = key;
   in_[job.value()] = 1;
-  added_.push_back(Ranked{key, job});
+  added_.push_back(Ranked{key, job, gpus});
   dirty_ = true;
 }
 
@@ -115,7 +115,7 @@ void PriorityScheduler::sync_job(JobId job, const state::ClusterView& view) {
   running_set_.erase(job);
   const JobState state = view.record(job).state;
   if (state == JobState::kRunning && order_->running_keys_stable()) {
-    running_set_.insert(job, order_->key(job, view));
+    running_set_.insert(job, order_->key(job, view), view.spec(job).gpus);
   } else if (view.state().pending().count(job) > 0) {
     pending_.insert(job, order_->key(job, view), view.spec(job).gpus);
   }
@@ -150,21 +150,25 @@ bool PriorityScheduler::kept_running(JobId job, const state::ClusterView& view) 
   return !view.spec(job).preemptible || (max_preemptions_ > 0 && view.record(job).preemptions >= max_preemptions_);
 }
 
-// Grants `job` if its gang fits in the budget left by higher-ranked jobs; a running job that does
-// not fit is preempted.
-void PriorityScheduler::consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view,
-                                 Plan& plan) {
-  const JobSpec& spec = view.spec(job);
-  if (running && kept_running(job, view)) {
+// Grants the waiting `job` if its gang fits in the budget left by higher-ranked jobs.
+void PriorityScheduler::consider(JobId job, uint64_t& budget, const state::ClusterView& view) {
+  const uint32_t gpus = view.spec(job).gpus;
+  if (gpus <= budget) {
+    budget -= gpus;
+    grant_.push_back(job);
+  }
+}
+
+// Keeps the running `r` if its gang fits in the budget left by higher-ranked jobs, else preempts it.
+void PriorityScheduler::consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view,
+                                         Plan& plan) {
+  if (some_kept_ && kept_running(r.job, view)) {
     return;  // its GPUs were taken out of the budget up front
   }
-  if (spec.gpus <= budget) {
-    budget -= spec.gpus;
-    if (!running) {
-      grant_.push_back(job);
-    }
-  } else if (running) {
-    plan.preemptions.push_back(job);
+  if (r.gpus <= budget) {
+    budget -= r.gpus;
+  } else {
+    plan.preemptions.push_back(r.job);
   }
 }
 
@@ -177,19 +181,27 @@ void PriorityScheduler::walk(const state::ClusterView& view, std::span<const Ran
   for (const Ranked& r : running) {
     for (; p != end && *p < r && budget >= min_gpus_; ++p) {
       if (admission_->admit(p->job, view)) {
-        consider(p->job, false, budget, view, plan);
+        consider(p->job, budget, view);
       }
     }
-    consider(r.job, true, budget, view, plan);
+    consider_running(r, budget, view, plan);
   }
   for (; p != end && budget >= min_gpus_; ++p) {
     if (admission_->admit(p->job, view)) {
-      consider(p->job, false, budget, view, plan);
+      consider(p->job, budget, view);
     }
   }
 }
 
 namespace {
+
+auto runs(const state::ClusterView& view) {
+  return [&view](JobId j) { return view.record(j).state == JobState::kRunning; };
+}
+
+auto gpus_of(const state::ClusterView& view) {
+  return [&view](JobId j) { return view.spec(j).gpus; };
+}
 
 // The same as a < b, without a branch on the outcome: a running job's side of a waiting job is
 // not predictable in the part of the order left unsorted.
@@ -206,17 +218,26 @@ bool ranks_before(const RankedJob& a, const RankedJob& b) {
 }  // namespace
 
 // Moves the running jobs ranked before the waiting job `p` to the front of `running` and the others
-// behind them, each in their order; returns how many rank before, adds their GPUs to `before_gpus`
-// and every job's to `held`.
-size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, const state::ClusterView& view,
-                                   uint64_t& held, uint64_t& before_gpus) {
-  below_.resize(running.size());
-  size_t before = 0;
-  size_t below = 0;
+// behind them, each in their order; returns how many rank before, adds their GPUs to `before_gpus`,
+// every job's to `held` and those of the jobs ranked after `second` (not before `p`) to `after_second`.
+// The jobs ranked first last round mostly lead again (the skipped ones always do), so a leading run
+// of jobs before `p`, which stay where they are, is passed by a plain loop before the branch-free one.
+size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held, uint64_t& before_gpus,
+                                   const Ranked& second, uint64_t& after_second) {
+  if (below_.size() < running.size()) {
+    below_.resize(running.size());
+  }
   uint64_t all = 0;
-  uint64_t ahead = 0;
-  for (size_t i = 0; i < running.size(); ++i) {
-    const uint32_t gpus = view.spec(running[i].job).gpus;
+  size_t i = 0;
+  for (; i < running.size() && running[i] < p; ++i) {
+    all += running[i].gpus;
+  }
+  size_t before = i;
+  size_t below = 0;
+  uint64_t ahead = all;
+  uint64_t after = 0;
+  for (; i < running.size(); ++i) {
+    const uint32_t gpus = running[i].gpus;
     const bool up = ranks_before(running[i], p);
     below_[below] = running[i];
     if (before != i) {  // a copy onto itself stalled: its two overlapping halves defeat store forwarding
@@ -226,10 +247,12 @@ size_t PriorityScheduler::split_at(const Ranked& p, std::span<Ranked> running, c
     below += up ? 0 : 1;
     all += gpus;
     ahead += up ? gpus : 0;
+    after += ranks_before(second, running[i]) ? gpus : 0;
   }
   std::copy_n(below_.begin(), below, running.begin() + static_cast<std::ptrdiff_t>(before));
   held += all;
   before_gpus += ahead;
+  after_second += after;
   return before;
 }
 
@@ -248,9 +271,18 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
   for (int pass = 0; p != pending_.set().end() && pass < kPasses; ++p, ++pass) {
     uint64_t held = 0;
     uint64_t before_gpus = 0;
-    const size_t before = split_at(*p, running, view, held, before_gpus);
+    uint64_t after_second = 0;
+    size_t before = split_at(*p, running, held, before_gpus, pass == 0 ? second_ : *p, after_second);
     if (pass == 0 && held > budget) {
       return false;  // some running job would not fit even before any grant: the plain walk decides
+    }
+    if (pass == 0 && squeeze_ > 0) {
+      last_second_ = second_;
+      last_after_ = after_second;
+      if (after_second < squeeze_ && key_seconds(view, running.first(before))) {
+        held = before_gpus = 0;
+        before = split_at(*p, running, held, before_gpus, second_, after_second);
+      }
     }
     if (pass == 0) {
       hold_above(view, running.first(before), *p);
@@ -262,7 +294,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     }
     const size_t grants = grant_.size();
     if (admission_->admit(p->job, view)) {
-      consider(p->job, false, budget, view, plan);
+      consider(p->job, budget, view);
     }
     granted = grant_.size() > grants;
     if (granted) {
@@ -271,7 +303,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     }
   }
   if (granted || p != pending_.set().end()) {  // else nothing was granted and the rest are kept
-    RunningOrder::settle(running);
+    running_.settle(running);
     walk(view, running, p, budget, plan);
   }
   return true;
@@ -296,8 +328,8 @@ void PriorityScheduler::hold_above(const state::ClusterView& view, std::span<con
 }
 
 // Keys the running jobs of a full round, in last round's order; in a lazy round the ones held with
-// a bound before the first waiting job take KeptAbove::kFirst (held jobs whose bound may have
-// lapsed are let go first).
+// a bound before this round's bars take KeptAbove::kFirst or kSecond (held jobs whose bound may
+// have lapsed are let go first).
 std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const state::ClusterView& view,
                                                                       bool lazy) {
   above_.resize(view.job_count());
@@ -306,35 +338,67 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
   } else if (!above_.empty()) {
     above_.clear();
   }
+  squeeze_ = 0;
+  second_ = *pending_.set().begin();  // no second bar: split_at's sum against it goes unread
   if (above_.empty()) {
-    return running_.keyed(view.running(), view.job_count(),
+    return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                           [&](std::span<Ranked> items) { order_->rekey(items, view); });
   }
-  const Ranked bar = skip_bar(view);
-  return running_.keyed(view.running(), view.job_count(),
-                        [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &bar); });
+  const SkipBars bars = skip_bars(view);
+  second_ = bars.bars.second;
+  squeeze_ = bars.squeeze;
+  // A second bar ranked at or after the last one, whose check failed for want of GPUs after it, is
+  // not tried (the GPUs after it can only be fewer, but for starts, stops and drift).
+  const bool try_second = squeeze_ > 0 && !(!(second_ < last_second_) && last_after_ < squeeze_);
+  const KeptAbove::SkipBars skip{bars.bars.first, try_second ? second_ : bars.bars.first};
+  return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
+                        [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &skip); });
 }
 
-// The first waiting job whose place among the running jobs may decide something: the waiting jobs
-// before it fit in the budget together with every running job, so whatever the order each of
-// them is granted (when admitted), no running job is preempted before it, and a running job ranked
-// anywhere before it is kept. A held job whose bound ranks before it needs no key.
-PriorityScheduler::Ranked PriorityScheduler::skip_bar(const state::ClusterView& view) const {
+// The bars of a lazy round. `first`: the first waiting job whose place among the running jobs may
+// decide something: the waiting jobs before it fit in the budget together with every running job,
+// so whatever the order each of them is granted (when admitted), no running job is preempted
+// before it, and a running job ranked anywhere before it is kept. `second`: the waiting job after
+// it, when `first` does not fit with them; granting the jobs up to `first` then takes `squeeze`
+// GPUs more than are free, and decide_lazily checks whether the running jobs ranked after `second`
+// give them up (then every running job before `second` is kept too, whatever the order).
+PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterView& view) const {
   constexpr int kLooks = 16;
+  const Ranked after_all{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
   const uint64_t budget = view.total_gpus() - view.down_gpus();
   if (above_.running_gpus() > budget) {
-    return *pending_.set().begin();  // the plain walk decides
+    const Ranked& p = *pending_.set().begin();  // the plain walk decides
+    return SkipBars{{p, p}, 0};
   }
   uint64_t room = budget - above_.running_gpus();
   int looks = 0;
-  for (const Ranked& p : pending_.set()) {
-    const uint32_t gpus = view.spec(p.job).gpus;
-    if (gpus > room || ++looks > kLooks) {
-      return p;
+  for (auto p = pending_.set().begin(); p != pending_.set().end(); ++p) {
+    const uint32_t gpus = view.spec(p->job).gpus;
+    if (gpus > room) {
+      const auto next = std::next(p);
+      return next == pending_.set().end() ? SkipBars{{*p, *p}, 0} : SkipBars{{*p, *next}, gpus - room};
+    }
+    if (++looks > kLooks) {
+      return SkipBars{{*p, *p}, 0};
     }
     room -= gpus;
   }
-  return Ranked{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};  // after every job
+  return SkipBars{{after_all, after_all}, 0};  // after every job
+}
+
+// The skips against the second bar hold when the running jobs keyed after it hold at least the
+// squeeze: then every job before it keeps its GPUs whatever the order, and the walk from it on sees
+// the budget it would see in the sorted order. Else the jobs skipped against it (all in `before`,
+// ranked first) are keyed; true when there were some.
+bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ranked> before) {
+  bool some = false;
+  for (Ranked& r : before) {
+    if (r.key == KeptAbove::kSecond) {
+      r.key = order_->key(r.job, view);
+      some = true;
+    }
+  }
+  return some;
 }
 
 void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
@@ -344,6 +408,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
       budget -= kept_running(j, view) ? view.spec(j).gpus : 0;
     }
   }
+  some_kept_ = some_unpreemptible_ || max_preemptions_ > 0;
   min_gpus_ = std::max<uint32_t>(1, pending_.min_gpus());
   if (order_->running_keys_stable()) {
     walk(view, running_set_.items(), pending_.set().begin(), budget, plan);
@@ -358,7 +423,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
       above_.clear();
       running = rekey_running(view, false);
     }
-    RunningOrder::settle(running);
+    running_.settle(running);
     walk(view, running, pending_.set().begin(), budget, plan);
   }
 }
@@ -416,8 +481,11 @@ class SrtfOrder final : public KeyedOrder<SrtfOrder> {
  public:
   explicit SrtfOrder(bool by_gpu) : by_gpu_(by_gpu) {}
   SortKey key(JobId job, const state::ClusterView& view) final {
-    const int64_t left = view.remaining(job).us();
-    return SortKey{static_cast<double>(by_gpu_ ? left * view.spec(job).gpus : left), 0, 0};
+    return key_for(RankedJob{SortKey{}, job, view.spec(job).gpus}, view);
+  }
+  SortKey key_for(const RankedJob& r, const state::ClusterView& view) const {
+    const int64_t left = view.remaining(r.job).us();
+    return SortKey{static_cast<double>(by_gpu_ ? left * r.gpus : left), 0, 0};
   }
 
  private:

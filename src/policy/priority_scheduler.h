@@ -4,6 +4,7 @@
 // still fits in the cluster's GPUs, and preempt running jobs that no longer fit (Tiresias'
 // semantics). Only the order differs, so it is a part.
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,12 +32,14 @@ class PriorityOrder {
   }
   virtual SortKey key(JobId job, const state::ClusterView& view) = 0;
   // Every item's key (the running jobs of a full round): items[i].key = key(items[i].job), but a job
-  // `held` skips against `bar` (when given) takes KeptAbove::kFirst. KeyedOrder overrides it with
-  // one loop over its own key(), not a virtual call per job.
+  // `held` skips against `bars` (when given) takes KeptAbove::kFirst or kSecond. KeyedOrder overrides
+  // it with one loop over its own key(), not a virtual call per job.
   virtual void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
-                     const RankedJob* bar = nullptr) {
+                     const KeptAbove::SkipBars* bars = nullptr) {
     for (RankedJob& r : items) {
-      r.key = held != nullptr && held->skips(r.job, *bar) ? KeptAbove::kFirst : key(r.job, view);
+      if (held == nullptr || !held->skips(r.job, *bars, r.key)) {
+        r.key = key(r.job, view);
+      }
     }
   }
   // Keys of pending jobs stay fixed while they wait (they receive no service), so the scheduler
@@ -71,16 +74,19 @@ class PriorityOrder {
   virtual std::optional<Time> wake_at(const state::ClusterView&, const Plan&) { return std::nullopt; }
 };
 
-// Base of an order whose key() is final: rekey() calls it directly (inlined), which matters for the
-// orders that re-key every running job in every full round (srtf, gittins).
+// Base of an order whose key() is final: rekey() calls its key_for(item, view) directly (inlined),
+// which matters for the orders that re-key every running job in every full round (srtf, gittins).
+// key_for(r, view) == key(r.job, view), with the gang size taken from the item, not the job spec.
 template <typename Order>
 class KeyedOrder : public PriorityOrder {
  public:
   void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
-             const RankedJob* bar = nullptr) final {
+             const KeptAbove::SkipBars* bars = nullptr) final {
     Order& self = static_cast<Order&>(*this);
     for (RankedJob& r : items) {
-      r.key = held != nullptr && held->skips(r.job, *bar) ? KeptAbove::kFirst : self.Order::key(r.job, view);
+      if (held == nullptr || !held->skips(r.job, *bars, r.key)) {
+        r.key = self.Order::key_for(r, view);
+      }
     }
   }
 };
@@ -108,7 +114,7 @@ class PriorityScheduler final : public Scheduler {
     void resize(size_t jobs);
     void clear();
     void erase(JobId job);
-    void insert(JobId job, SortKey key);
+    void insert(JobId job, SortKey key, uint32_t gpus);
     const std::vector<Ranked>& items();
 
    private:
@@ -126,28 +132,59 @@ class PriorityScheduler final : public Scheduler {
   // a strict order, so every sort gives the same result.
   class RunningOrder {
    public:
+    // `journal` lists every job whose state changed, appended to since the last call (the state's
+    // journal, whole); `running(job)` tells whether a job runs now and `gpus(job)` its gang size.
     // `rekey(items)` sets the key of every running job (in last round's order, the new ones last).
-    template <typename Rekey>
-    const std::vector<Ranked>& rank(std::span<const JobId> running, size_t jobs, Rekey&& rekey) {
-      settle(keyed(running, jobs, std::forward<Rekey>(rekey)));
+    template <typename Running, typename Gpus, typename Rekey>
+    const std::vector<Ranked>& rank(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
+                                    Rekey&& rekey) {
+      settle(keyed(journal, jobs, std::forward<Running>(running), std::forward<Gpus>(gpus),
+                   std::forward<Rekey>(rekey)));
       return items_;
     }
     // The same jobs keyed but not yet sorted: in last round's order, which the caller may permute
     // (a part it settles stays nearly sorted for the next round).
-    template <typename Rekey>
-    std::span<Ranked> keyed(std::span<const JobId> running, size_t jobs, Rekey&& rekey) {
-      carry_over(running, jobs);
+    template <typename Running, typename Gpus, typename Rekey>
+    std::span<Ranked> keyed(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
+                            Rekey&& rekey) {
+      carry_over(journal, jobs, running, gpus);
       rekey(std::span<Ranked>(items_));
       return items_;
     }
-    // Sorts `items` by (key, job): an insertion sort while few pairs crossed, else std::sort.
-    static void settle(std::span<Ranked> items);
+    // Sorts `items` by (key, job): an insertion sort for the items near their place, the few far
+    // from it sorted aside and merged in.
+    void settle(std::span<Ranked> items);
 
    private:
-    void carry_over(std::span<const JobId> running, size_t jobs);
+    // Keeps the jobs still running in last round's order and appends the ones started since: only
+    // the journal's new entries are read, and the items are filtered only when one of them left.
+    template <typename Running, typename Gpus>
+    void carry_over(std::span<const JobId> journal, size_t jobs, Running& running, Gpus& gpus) {
+      if (in_.size() < jobs) {
+        in_.resize(jobs, 0);
+      }
+      bool left = false;
+      for (; seen_ < journal.size(); ++seen_) {
+        const JobId j = journal[seen_];
+        const uint8_t runs = running(j) ? 1 : 0;
+        if (runs == in_[j.value()]) {
+          continue;  // listed again, or stopped and started again: it keeps its place
+        }
+        in_[j.value()] = runs;
+        if (runs) {
+          items_.push_back(Ranked{SortKey{}, j, gpus(j)});
+        } else {
+          left = true;
+        }
+      }
+      if (left) {
+        std::erase_if(items_, [&](const Ranked& r) { return in_[r.job.value()] == 0; });
+      }
+    }
     std::vector<Ranked> items_;  // the last round's order, then this round's
-    std::vector<uint64_t> mark_;  // by job: the round it was last seen running
-    uint64_t round_ = 0;
+    std::vector<uint8_t> in_;    // by job: in items_
+    std::vector<Ranked> aside_;  // settle's items far from their place
+    size_t seen_ = 0;            // journal entries read
   };
 
  private:
@@ -159,13 +196,19 @@ class PriorityScheduler final : public Scheduler {
   using PendingIt = std::set<Ranked>::const_iterator;
   void walk(const state::ClusterView& view, std::span<const Ranked> running, PendingIt p, uint64_t budget,
             Plan& plan);
-  size_t split_at(const Ranked& p, std::span<Ranked> running, const state::ClusterView& view, uint64_t& held,
-                  uint64_t& before_gpus);
+  size_t split_at(const Ranked& p, std::span<Ranked> running, uint64_t& held, uint64_t& before_gpus,
+                  const Ranked& second, uint64_t& after_second);
   bool decide_lazily(const state::ClusterView& view, std::span<Ranked> running, uint64_t budget, Plan& plan);
   void hold_above(const state::ClusterView& view, std::span<const Ranked> before, const Ranked& bar);
   std::span<Ranked> rekey_running(const state::ClusterView& view, bool lazy);
-  Ranked skip_bar(const state::ClusterView& view) const;
-  void consider(JobId job, bool running, uint64_t& budget, const state::ClusterView& view, Plan& plan);
+  struct SkipBars {
+    KeptAbove::SkipBars bars;
+    uint64_t squeeze;  // GPUs the running jobs after bars.second must hold; 0: second == first
+  };
+  SkipBars skip_bars(const state::ClusterView& view) const;
+  bool key_seconds(const state::ClusterView& view, std::span<Ranked> before);
+  void consider(JobId job, uint64_t& budget, const state::ClusterView& view);
+  void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
   bool kept_running(JobId job, const state::ClusterView& view) const;
   std::optional<Time> wake_at(const state::ClusterView& view, const Plan& plan);
@@ -177,6 +220,7 @@ class PriorityScheduler final : public Scheduler {
   uint32_t max_preemptions_ = 0;
   bool sort_all_ = false;
   uint32_t min_gpus_ = 1;  // this round's smallest waiting gang (at least 1)
+  bool some_kept_ = false;  // some running job may be kept whatever its rank (kept_running)
   // Jobs in rank order with their keys, kept across rounds from the state's journal. Also counts
   // the jobs per gang size, so the walk can stop once no waiting gang fits in the budget left.
   class RankedSet {
@@ -204,6 +248,10 @@ class PriorityScheduler final : public Scheduler {
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
   std::vector<Ranked> below_;    // decide_lazily's scratch: running jobs ranked below a waiting one
   KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
+  Ranked second_{};              // this lazy round's second bar (skip_bars), and the GPUs the running
+  uint64_t squeeze_ = 0;         // jobs after it must hold for its skips to stand (0: no second bar)
+  Ranked last_second_{};         // the last lazy round's second bar, and the GPUs of the running jobs
+  uint64_t last_after_ = 0;      // ranked after it
   size_t learned_ = 0;               // jobs learn_jobs has read
   bool some_unpreemptible_ = false;  // some job read so far is not preemptible
 };

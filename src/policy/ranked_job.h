@@ -16,10 +16,12 @@ struct SortKey {
   auto operator<=>(const SortKey&) const = default;
 };
 
-// A job with its key, as the round ranks it.
+// A job with its key, as the round ranks it, and its gang size (carried so that a round's GPU sums
+// read no job spec; not part of the order).
 struct RankedJob {
   SortKey key;
   JobId job;
+  uint32_t gpus = 0;
   // (key, job) field by field: one pass, where `key != o.key` then `key < o.key` took two.
   bool operator<(const RankedJob& o) const {
     if (key.primary != o.key.primary) {

@@ -1,5 +1,5 @@
 // PriorityScheduler::RunningOrder: the last round's order of running jobs, re-keyed and settled by
-// an insertion sort (linear when few pairs crossed; a full sort once too many have).
+// an insertion sort for the items near their place and a merge for the few far from it.
 
 #include <algorithm>
 
@@ -7,47 +7,43 @@
 
 namespace boreas::policy {
 
-// Keeps the jobs still running in last round's order, then appends the ones started since.
-void PriorityScheduler::RunningOrder::carry_over(std::span<const JobId> running, size_t jobs) {
-  if (mark_.size() < jobs) {
-    mark_.resize(jobs, 0);
-  }
-  ++round_;
-  for (JobId j : running) {
-    mark_[j.value()] = round_;
-  }
-  std::erase_if(items_, [&](const Ranked& r) {
-    const bool kept = mark_[r.job.value()] == round_;
-    mark_[r.job.value()] = 0;  // seen: not appended again below
-    return !kept;
-  });
-  for (JobId j : running) {
-    if (mark_[j.value()] == round_) {
-      items_.push_back(Ranked{SortKey{}, j});
-    }
-  }
-}
-
-// Insertion sort while the moves stay within a few per job; past that, std::sort the rest of the
-// way (both end in the one order (key, job) defines).
+// Insertion sort for the items that land near their place; an item that would move back past more
+// than kReach others (a job that was skipped, or ranked in another part, in the rounds before) is
+// put aside, and the sorted ones aside are merged in at the end from the back. Both end in the one
+// order (key, job) defines; the cost is O(n + moves within reach + aside × log aside).
 void PriorityScheduler::RunningOrder::settle(std::span<Ranked> items) {
-  size_t budget = 8 * items.size() + 64;
-  for (size_t i = 1; i < items.size(); ++i) {
-    if (!(items[i] < items[i - 1])) {
-      continue;  // in place: most are, the keys move together
+  constexpr size_t kReach = 16;
+  aside_.clear();
+  size_t kept = 0;  // items[0, kept) are sorted
+  for (const Ranked& at : items) {
+    const Ranked item = at;
+    if (kept == 0 || !(item < items[kept - 1])) {
+      items[kept++] = item;  // in place: most are, the keys move together
+      continue;
     }
-    const Ranked item = items[i];
-    size_t k = i;
+    if (kept > kReach && item < items[kept - 1 - kReach]) {
+      aside_.push_back(item);
+      continue;
+    }
+    size_t k = kept;
     for (; k > 0 && item < items[k - 1]; --k) {
       items[k] = items[k - 1];
     }
     items[k] = item;
-    const size_t moves = i - k;
-    if (moves > budget) {
-      std::sort(items.begin(), items.end());
-      return;
+    ++kept;
+  }
+  if (aside_.empty()) {
+    return;
+  }
+  std::sort(aside_.begin(), aside_.end());
+  size_t out = items.size();
+  size_t a = aside_.size();
+  while (a > 0) {  // the largest of the two tails goes last; items[0, kept) stay where they are once aside is in
+    if (kept > 0 && aside_[a - 1] < items[kept - 1]) {
+      items[--out] = items[--kept];
+    } else {
+      items[--out] = aside_[--a];
     }
-    budget -= moves;
   }
 }
 

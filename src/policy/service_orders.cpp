@@ -254,7 +254,12 @@ class GittinsOrder final : public KeyedOrder<GittinsOrder> {
   bool sort_below_grants() const override { return true; }
   // Higher index first; until a job has completed, fall back to LAS order.
   SortKey key(JobId job, const state::ClusterView& view) final {
-    const int64_t attained = view.attained_gpu_us(job);
+    return key_for(RankedJob{SortKey{}, job, view.spec(job).gpus}, view);
+  }
+  // The same, with the gang size from the item (view.attained_gpu_us() without the spec read).
+  SortKey key_for(const RankedJob& r, const state::ClusterView& view) {
+    const JobId job = r.job;
+    const int64_t attained = view.work_done(job).us() * r.gpus;
     levels_.touch(job, view, attained);
     const bool pending = view.record(job).state != JobState::kRunning;
     if (table_.empty()) {
