@@ -19,20 +19,7 @@ namespace boreas {
 namespace {
 
 // Hot air-cooled racks (inlet 35 °C, 400 W GPUs), so GPUs throttle and running jobs change rate.
-Cluster hot_cluster() {
-  Cluster c = testing::uniform_cluster(2, 4, 8);
-  GpuType t = c.catalog.at(GpuTypeId(0));
-  t.tdp_w = 400;
-  t.idle_w = 40;
-  t.bf16_tflops = 100;
-  t.memory_bandwidth_gbps = 1000;
-  GpuCatalog catalog;
-  catalog.add(t);
-  c.catalog = catalog;
-  c.zones[0].cooling = CoolingKind::kAir;
-  c.zones[0].inlet_c = 35;
-  return c;
-}
+Cluster hot_cluster() { return testing::hot_air_cluster(2, 4, 8, 35); }
 
 std::string read_all(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

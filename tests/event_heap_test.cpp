@@ -22,6 +22,17 @@ struct ItemBefore {
   bool operator()(const Item& a, const Item& b) const { return a < b; }
 };
 
+// Pops both to the end: the heap must give the reference's sequence.
+void expect_same_pops(sim::EventHeap<Item, ItemBefore>& heap,
+                      std::priority_queue<Item, std::vector<Item>, std::greater<>>& reference) {
+  while (!reference.empty()) {
+    ASSERT_EQ(heap.top(), reference.top());
+    heap.pop();
+    reference.pop();
+  }
+  EXPECT_TRUE(heap.empty());
+}
+
 TEST(EventHeapProperty, PopsTheSameSequenceAsAPriorityQueue) {
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 300; ++trial) {
@@ -44,12 +55,7 @@ TEST(EventHeapProperty, PopsTheSameSequenceAsAPriorityQueue) {
       }
       ASSERT_EQ(heap.size(), reference.size());
     }
-    while (!reference.empty()) {
-      ASSERT_EQ(heap.top(), reference.top());
-      heap.pop();
-      reference.pop();
-    }
-    EXPECT_TRUE(heap.empty());
+    expect_same_pops(heap, reference);
   }
 }
 
@@ -91,11 +97,7 @@ TEST(EventHeapProperty, ExtractIfLeavesAHeapOfTheRest) {
       }
       ASSERT_EQ(heap.size(), reference.size());
     }
-    while (!reference.empty()) {
-      ASSERT_EQ(heap.top(), reference.top());
-      heap.pop();
-      reference.pop();
-    }
+    expect_same_pops(heap, reference);
   }
 }
 

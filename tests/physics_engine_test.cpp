@@ -16,20 +16,10 @@ namespace {
 // One 8-GPU air-cooled node of a 400 W GPU (idle 40 W): R = 50 °C / 400 W, τ = 150 s. An NVLink
 // baseboard node, so its static draw is the NVLink class's 500 W + 200 W per GPU.
 Cluster hot_node(double inlet_c, uint32_t racks = 1, uint32_t nodes_per_rack = 1) {
-  Cluster c = testing::uniform_cluster(racks, nodes_per_rack, 8);
+  Cluster c = testing::hot_air_cluster(racks, nodes_per_rack, 8, inlet_c);
   for (Node& n : c.nodes) {
     n.nvlink = true;
   }
-  GpuType t = c.catalog.at(GpuTypeId(0));
-  t.tdp_w = 400;
-  t.idle_w = 40;
-  t.bf16_tflops = 100;
-  t.memory_bandwidth_gbps = 1000;
-  GpuCatalog catalog;
-  catalog.add(t);
-  c.catalog = catalog;
-  c.zones[0].cooling = CoolingKind::kAir;
-  c.zones[0].inlet_c = inlet_c;
   return c;
 }
 

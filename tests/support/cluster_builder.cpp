@@ -28,6 +28,21 @@ Cluster uniform_cluster(uint32_t racks, uint32_t nodes_per_rack, uint32_t gpus_p
   return c;
 }
 
+Cluster hot_air_cluster(uint32_t racks, uint32_t nodes_per_rack, uint32_t gpus_per_node, double inlet_c) {
+  Cluster c = uniform_cluster(racks, nodes_per_rack, gpus_per_node);
+  GpuType t = c.catalog.at(GpuTypeId(0));
+  t.tdp_w = 400;
+  t.idle_w = 40;
+  t.bf16_tflops = 100;
+  t.memory_bandwidth_gbps = 1000;
+  GpuCatalog catalog;
+  catalog.add(t);
+  c.catalog = catalog;
+  c.zones[0].cooling = CoolingKind::kAir;
+  c.zones[0].inlet_c = inlet_c;
+  return c;
+}
+
 JobListBuilder& JobListBuilder::add(int64_t submit_s, uint32_t gpus, int64_t duration_s, const char* queue) {
   JobSpec j;
   j.id = JobId(static_cast<uint32_t>(jobs_.size()));

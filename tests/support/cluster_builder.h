@@ -13,6 +13,10 @@ namespace boreas::testing {
 // `racks` racks of `nodes_per_rack` nodes with `gpus_per_node` GPUs of one type, one zone.
 Cluster uniform_cluster(uint32_t racks, uint32_t nodes_per_rack, uint32_t gpus_per_node);
 
+// uniform_cluster with one hot GPU type (400 W TDP, 40 W idle, 100 BF16 TFLOPS, 1,000 GB/s) in
+// one air-cooled zone whose inlet is `inlet_c`: GPUs that run long enough throttle.
+Cluster hot_air_cluster(uint32_t racks, uint32_t nodes_per_rack, uint32_t gpus_per_node, double inlet_c);
+
 // A job list whose ids are dense in order of `add`.
 class JobListBuilder {
  public:
