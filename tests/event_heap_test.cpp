@@ -22,13 +22,27 @@ struct ItemBefore {
   bool operator()(const Item& a, const Item& b) const { return a < b; }
 };
 
+using Heap = sim::EventHeap<Item, ItemBefore>;
+using Reference = std::priority_queue<Item, std::vector<Item>, std::greater<>>;
+
+void push_both(Heap& heap, Reference& reference, const Item& item) {
+  heap.push(item);
+  reference.push(item);
+}
+
+// Pops one from each: the heap must give the reference's top; `now` becomes its time.
+void pop_both(Heap& heap, Reference& reference, int64_t& now) {
+  ASSERT_EQ(heap.top(), reference.top());
+  now = heap.top().first;
+  heap.pop();
+  reference.pop();
+}
+
 // Pops both to the end: the heap must give the reference's sequence.
-void expect_same_pops(sim::EventHeap<Item, ItemBefore>& heap,
-                      std::priority_queue<Item, std::vector<Item>, std::greater<>>& reference) {
-  while (!reference.empty()) {
-    ASSERT_EQ(heap.top(), reference.top());
-    heap.pop();
-    reference.pop();
+void expect_same_pops(Heap& heap, Reference& reference) {
+  int64_t now = 0;
+  while (!reference.empty() && !::testing::Test::HasFatalFailure()) {
+    pop_both(heap, reference, now);
   }
   EXPECT_TRUE(heap.empty());
 }
@@ -36,22 +50,18 @@ void expect_same_pops(sim::EventHeap<Item, ItemBefore>& heap,
 TEST(EventHeapProperty, PopsTheSameSequenceAsAPriorityQueue) {
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 300; ++trial) {
-    sim::EventHeap<Item, ItemBefore> heap;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> reference;
+    Heap heap;
+    Reference reference;
     uint64_t seq = 0;
     int64_t now = 0;
     const int steps = 1 + static_cast<int>(rng() % 400);
     const int64_t spread = 1 + static_cast<int64_t>(rng() % 50);  // small: many ties in time
     for (int s = 0; s < steps; ++s) {
       if (rng() % 3 != 0 || reference.empty()) {
-        const Item item{now + static_cast<int64_t>(rng() % spread), seq++};
-        heap.push(item);
-        reference.push(item);
+        push_both(heap, reference, {now + static_cast<int64_t>(rng() % spread), seq++});
       } else {
-        ASSERT_EQ(heap.top(), reference.top());
-        now = heap.top().first;
-        heap.pop();
-        reference.pop();
+        pop_both(heap, reference, now);
+        ASSERT_FALSE(HasFatalFailure());
       }
       ASSERT_EQ(heap.size(), reference.size());
     }
@@ -64,8 +74,8 @@ TEST(EventHeapProperty, PopsTheSameSequenceAsAPriorityQueue) {
 TEST(EventHeapProperty, ExtractIfLeavesAHeapOfTheRest) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 300; ++trial) {
-    sim::EventHeap<Item, ItemBefore> heap;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> reference;
+    Heap heap;
+    Reference reference;
     uint64_t seq = 0;
     int64_t now = 0;
     const int64_t spread = 1 + static_cast<int64_t>(rng() % 50);
@@ -86,14 +96,10 @@ TEST(EventHeapProperty, ExtractIfLeavesAHeapOfTheRest) {
           reference.push(i);
         }
       } else if (op < 13 || reference.empty()) {
-        const Item item{now + static_cast<int64_t>(rng() % spread), seq++};
-        heap.push(item);
-        reference.push(item);
+        push_both(heap, reference, {now + static_cast<int64_t>(rng() % spread), seq++});
       } else {
-        ASSERT_EQ(heap.top(), reference.top());
-        now = heap.top().first;
-        heap.pop();
-        reference.pop();
+        pop_both(heap, reference, now);
+        ASSERT_FALSE(HasFatalFailure());
       }
       ASSERT_EQ(heap.size(), reference.size());
     }
