@@ -20,7 +20,6 @@ PriorityScheduler::PriorityScheduler(std::string name, std::unique_ptr<PriorityO
 void PriorityScheduler::RankedSet::resize(size_t jobs) {
   if (key_.size() < jobs) {
     key_.resize(jobs);
-    gpus_.resize(jobs);
     in_.resize(jobs, 0);
   }
 }
@@ -34,9 +33,11 @@ void PriorityScheduler::RankedSet::clear() {
 void PriorityScheduler::RankedSet::erase(JobId job) {
   const uint32_t i = job.value();
   if (in_[i]) {
-    set_.erase(Ranked{key_[i], job});
-    if (--by_gpus_[gpus_[i]] == 0) {
-      by_gpus_.erase(gpus_[i]);
+    const auto at = set_.find(Ranked{key_[i], job});
+    const uint32_t gpus = at->gpus;
+    set_.erase(at);
+    if (--by_gpus_[gpus] == 0) {
+      by_gpus_.erase(gpus);
     }
     in_[i] = 0;
   }
@@ -45,8 +46,7 @@ void PriorityScheduler::RankedSet::erase(JobId job) {
 void PriorityScheduler::RankedSet::insert(JobId job, SortKey key, uint32_t gpus) {
   const uint32_t i = job.value();
   key_[i] = key;
-  gpus_[i] = gpus;
-  set_.insert(Ranked{key, job});
+  set_.insert(Ranked{key, job, gpus});
   ++by_gpus_[gpus];
   in_[i] = 1;
 }
@@ -150,12 +150,11 @@ bool PriorityScheduler::kept_running(JobId job, const state::ClusterView& view) 
   return !view.spec(job).preemptible || (max_preemptions_ > 0 && view.record(job).preemptions >= max_preemptions_);
 }
 
-// Grants the waiting `job` if its gang fits in the budget left by higher-ranked jobs.
-void PriorityScheduler::consider(JobId job, uint64_t& budget, const state::ClusterView& view) {
-  const uint32_t gpus = view.spec(job).gpus;
-  if (gpus <= budget) {
-    budget -= gpus;
-    grant_.push_back(job);
+// Grants the waiting `p` if its gang fits in the budget left by higher-ranked jobs.
+void PriorityScheduler::consider(const Ranked& p, uint64_t& budget) {
+  if (p.gpus <= budget) {
+    budget -= p.gpus;
+    grant_.push_back(p.job);
   }
 }
 
@@ -181,14 +180,14 @@ void PriorityScheduler::walk(const state::ClusterView& view, std::span<const Ran
   for (const Ranked& r : running) {
     for (; p != end && *p < r && budget >= min_gpus_; ++p) {
       if (admission_->admit(p->job, view)) {
-        consider(p->job, budget, view);
+        consider(*p, budget);
       }
     }
     consider_running(r, budget, view, plan);
   }
   for (; p != end && budget >= min_gpus_; ++p) {
     if (admission_->admit(p->job, view)) {
-      consider(p->job, budget, view);
+      consider(*p, budget);
     }
   }
 }
@@ -294,7 +293,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     }
     const size_t grants = grant_.size();
     if (admission_->admit(p->job, view)) {
-      consider(p->job, budget, view);
+      consider(*p, budget);
     }
     granted = grant_.size() > grants;
     if (granted) {
@@ -373,7 +372,7 @@ PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterVie
   uint64_t room = budget - above_.running_gpus();
   int looks = 0;
   for (auto p = pending_.set().begin(); p != pending_.set().end(); ++p) {
-    const uint32_t gpus = view.spec(p->job).gpus;
+    const uint32_t gpus = p->gpus;
     if (gpus > room) {
       const auto next = std::next(p);
       return next == pending_.set().end() ? SkipBars{{*p, *p}, 0} : SkipBars{{*p, *next}, gpus - room};

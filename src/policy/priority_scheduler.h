@@ -207,7 +207,7 @@ class PriorityScheduler final : public Scheduler {
   };
   SkipBars skip_bars(const state::ClusterView& view) const;
   bool key_seconds(const state::ClusterView& view, std::span<Ranked> before);
-  void consider(JobId job, uint64_t& budget, const state::ClusterView& view);
+  void consider(const Ranked& p, uint64_t& budget);
   void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
   bool kept_running(JobId job, const state::ClusterView& view) const;
@@ -221,8 +221,9 @@ class PriorityScheduler final : public Scheduler {
   bool sort_all_ = false;
   uint32_t min_gpus_ = 1;  // this round's smallest waiting gang (at least 1)
   bool some_kept_ = false;  // some running job may be kept whatever its rank (kept_running)
-  // Jobs in rank order with their keys, kept across rounds from the state's journal. Also counts
-  // the jobs per gang size, so the walk can stop once no waiting gang fits in the budget left.
+  // Jobs in rank order with their keys and gang sizes, kept across rounds from the state's journal.
+  // Also counts the jobs per gang size, so the walk can stop once no waiting gang fits in the
+  // budget left.
   class RankedSet {
    public:
     void resize(size_t jobs);
@@ -237,7 +238,6 @@ class PriorityScheduler final : public Scheduler {
     std::set<Ranked> set_;
     std::map<uint32_t, uint32_t> by_gpus_;  // gang size -> jobs in set_
     std::vector<SortKey> key_;              // by job, valid while in set_
-    std::vector<uint32_t> gpus_;
     std::vector<uint8_t> in_;
   };
   RankedSet pending_;
