@@ -92,7 +92,7 @@ void ServiceLevels::expect(JobId job, const state::ClusterView& view) {
   if (r.state != JobState::kRunning || current(latest_[job.value()], view)) {
     return;
   }
-  const int64_t banked = r.work_done.us() * view.spec(job).gpus;
+  const int64_t banked = attained_gpu_us(r.work_done, view.spec(job).gpus);
   if (auto at = demotion_after(job, r.last_start.us(), banked, view)) {
     push_due(job, *at, view);
   }
@@ -243,7 +243,7 @@ class GittinsOrder final : public KeyedOrder<GittinsOrder> {
     for (; seen_ < view.finished().size(); ++seen_) {
       const JobId j = view.finished()[seen_];
       if (view.record(j).state == JobState::kCompleted) {
-        table_.add(view.spec(j).duration.us() * view.spec(j).gpus);
+        table_.add(attained_gpu_us(view.spec(j).duration, view.spec(j).gpus));  // its whole service
       }
     }
     const bool promoted = levels_.update(view);
@@ -256,10 +256,10 @@ class GittinsOrder final : public KeyedOrder<GittinsOrder> {
   SortKey key(JobId job, const state::ClusterView& view) final {
     return key_for(RankedJob{SortKey{}, job, view.spec(job).gpus}, view);
   }
-  // The same, with the gang size from the item (view.attained_gpu_us() without the spec read).
+  // The same, with the gang size from the item (attained_gpu_us() without the spec read).
   SortKey key_for(const RankedJob& r, const state::ClusterView& view) {
     const JobId job = r.job;
-    const int64_t attained = view.work_done(job).us() * r.gpus;
+    const int64_t attained = attained_gpu_us(view.work_done(job), r.gpus);
     levels_.touch(job, view, attained);
     const bool pending = view.record(job).state != JobState::kRunning;
     if (table_.empty()) {

@@ -5,14 +5,22 @@
 //   gittins — Tiresias' 2D-Gittins: within the same bookkeeping, jobs ordered by the Gittins index
 //             of their attained service under the GPU-time distribution of completed jobs
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
 
+#include "core/time.h"
 #include "policy/gittins.h"
 #include "policy/priority_scheduler.h"
 
 namespace boreas::policy {
+
+// Attained service in GPU-µs: work done × gang size, the measure LAS and Gittins rank by
+// (ClusterView::attained_gpu_us's formula, for callers that hold the gang size already).
+inline int64_t attained_gpu_us(Duration work_done, uint32_t gpus) {
+  return work_done.us() * gpus;
+}
 
 struct ServiceOptions {
   std::vector<double> thresholds_gpu_s = {3250, 7200};  // Tiresias defaults: 3 queues
