@@ -37,6 +37,8 @@ class KeptAbove {
   void see(const RankedJob& bar) { top_ = std::min(top_, bar); }
   const RankedJob& top() const { return top_; }
   bool holds(JobId job) const { return in_[job.value()] != 0; }
+  // The bound a held job was held with.
+  const SortKey& bound(JobId job) const { return bounds_[job.value()]; }
   // A round's bars (PriorityScheduler::skip_bars): a job held with a bound before `first` needs no
   // key; one whose bound ranks before `second` needs none either when the running jobs keyed after
   // `second` hold enough GPUs (its grants cannot squeeze a job ranked before `second`).

@@ -278,7 +278,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     if (pass == 0 && squeeze_ > 0) {
       last_second_ = second_;
       last_after_ = after_second;
-      if (after_second < squeeze_ && key_seconds(view, running.first(before))) {
+      if (after_second < squeeze_ && key_seconds(view, running, before, after_second)) {
         held = before_gpus = 0;
         before = split_at(*p, running, held, before_gpus, second_, after_second);
       }
@@ -387,17 +387,52 @@ PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterVie
 
 // The skips against the second bar hold when the running jobs keyed after it hold at least the
 // squeeze: then every job before it keeps its GPUs whatever the order, and the walk from it on sees
-// the budget it would see in the sorted order. Else the jobs skipped against it (all in `before`,
-// ranked first) are keyed; true when there were some.
-bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ranked> before) {
-  bool some = false;
-  for (Ranked& r : before) {
-    if (r.key == KeptAbove::kSecond) {
-      r.key = order_->key(r.job, view);
-      some = true;
+// the budget it would see in the sorted order. When they hold less (`after_second` GPUs), a lower
+// threshold T does as well: the waiting jobs before T are still those before the first bar, so if
+// the running jobs ranked after T hold the squeeze, every running job before T keeps its GPUs
+// whatever the order and the walk from T on is the sorted one, provided every job after T has its
+// key. T runs down the skipped jobs' bounds (`running[0, before)` holds them, ranked first), highest
+// first: each one's job is keyed, and the skips whose bound ranks before T stand (their keys rank
+// before their bounds). At the lowest T every skipped job is keyed, the first bar's case. True when
+// some job was keyed.
+bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ranked> running, size_t before,
+                                    uint64_t after_second) {
+  seconds_.clear();
+  for (size_t i = 0; i < before; ++i) {
+    if (running[i].key == KeptAbove::kSecond) {
+      seconds_.push_back(Skipped{Ranked{above_.bound(running[i].job), running[i].job}, i});
     }
   }
-  return some;
+  if (seconds_.empty()) {
+    return false;
+  }
+  between_.clear();  // the keyed jobs ranked after the first waiting job, before the second bar
+  for (const Ranked& r : running.subspan(before)) {
+    if (r < second_) {
+      between_.push_back(r);
+    }
+  }
+  auto later = [](const Ranked& a, const Ranked& b) { return b < a; };
+  std::sort(seconds_.begin(), seconds_.end(), [&](const Skipped& a, const Skipped& b) { return later(a.bound, b.bound); });
+  std::sort(between_.begin(), between_.end(), later);
+  uint64_t after = after_second;  // GPUs of the keyed jobs ranked after the threshold, but the ones in seconds_
+  size_t b = 0;
+  for (size_t i = 0; i < seconds_.size(); ++i) {
+    const Ranked& threshold = seconds_[i].bound;
+    order_->rekey(running.subspan(seconds_[i].at, 1), view);
+    for (; b < between_.size() && threshold < between_[b]; ++b) {
+      after += between_[b].gpus;
+    }
+    uint64_t keyed_after = 0;
+    for (size_t j = 0; j <= i; ++j) {
+      const Ranked& r = running[seconds_[j].at];
+      keyed_after += threshold < r ? r.gpus : 0;
+    }
+    if (after + keyed_after >= squeeze_) {
+      break;
+    }
+  }
+  return true;
 }
 
 void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {

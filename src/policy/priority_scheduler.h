@@ -206,7 +206,7 @@ class PriorityScheduler final : public Scheduler {
     uint64_t squeeze;  // GPUs the running jobs after bars.second must hold; 0: second == first
   };
   SkipBars skip_bars(const state::ClusterView& view) const;
-  bool key_seconds(const state::ClusterView& view, std::span<Ranked> before);
+  bool key_seconds(const state::ClusterView& view, std::span<Ranked> running, size_t before, uint64_t after_second);
   void consider(const Ranked& p, uint64_t& budget);
   void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
@@ -250,6 +250,12 @@ class PriorityScheduler final : public Scheduler {
   KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
   Ranked second_{};              // this lazy round's second bar (skip_bars), and the GPUs the running
   uint64_t squeeze_ = 0;         // jobs after it must hold for its skips to stand (0: no second bar)
+  struct Skipped {
+    Ranked bound;  // (bound, job) of a job skipped against the second bar
+    size_t at;     // its place in the round's running jobs
+  };
+  std::vector<Skipped> seconds_;  // key_seconds' scratch
+  std::vector<Ranked> between_;
   Ranked last_second_{};         // the last lazy round's second bar, and the GPUs of the running jobs
   uint64_t last_after_ = 0;      // ranked after it
   size_t learned_ = 0;               // jobs learn_jobs has read
