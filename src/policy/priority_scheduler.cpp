@@ -278,7 +278,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     if (pass == 0 && squeeze_ > 0) {
       last_second_ = second_;
       last_after_ = after_second;
-      if (after_second < squeeze_ && key_seconds(view, running, before, after_second)) {
+      if (after_second < squeeze_ && seconds_skipped_ && key_seconds(view, running, before, after_second)) {
         held = before_gpus = 0;
         before = split_at(*p, running, held, before_gpus, second_, after_second);
       }
@@ -338,6 +338,7 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
     above_.clear();
   }
   squeeze_ = 0;
+  seconds_skipped_ = false;
   second_ = *pending_.set().begin();  // no second bar: split_at's sum against it goes unread
   if (above_.empty()) {
     return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
@@ -349,6 +350,7 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
   // A second bar ranked at or after the last one, whose check failed for want of GPUs after it, is
   // not tried (the GPUs after it can only be fewer, but for starts, stops and drift).
   const bool try_second = squeeze_ > 0 && !(!(second_ < last_second_) && last_after_ < squeeze_);
+  seconds_skipped_ = try_second;
   const KeptAbove::SkipBars skip{bars.bars.first, try_second ? second_ : bars.bars.first};
   return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
                         [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &skip); });
@@ -412,20 +414,22 @@ bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ra
       between_.push_back(r);
     }
   }
-  auto later = [](const Ranked& a, const Ranked& b) { return b < a; };
-  std::sort(seconds_.begin(), seconds_.end(), [&](const Skipped& a, const Skipped& b) { return later(a.bound, b.bound); });
-  std::sort(between_.begin(), between_.end(), later);
+  std::sort(between_.begin(), between_.end(), [](const Ranked& a, const Ranked& b) { return b < a; });
+  // A heap, highest bound on top: most checks stop after a few of the skipped jobs.
+  auto lower = [](const Skipped& a, const Skipped& b) { return a.bound < b.bound; };
+  std::make_heap(seconds_.begin(), seconds_.end(), lower);
   uint64_t after = after_second;  // GPUs of the keyed jobs ranked after the threshold, but the ones in seconds_
   size_t b = 0;
-  for (size_t i = 0; i < seconds_.size(); ++i) {
-    const Ranked& threshold = seconds_[i].bound;
-    order_->rekey(running.subspan(seconds_[i].at, 1), view);
+  for (auto top = seconds_.end(); top != seconds_.begin(); --top) {
+    std::pop_heap(seconds_.begin(), top, lower);  // seconds_[top − 1, end): keyed, highest bound last
+    const Ranked threshold = top[-1].bound;
+    order_->rekey(running.subspan(top[-1].at, 1), view);
     for (; b < between_.size() && threshold < between_[b]; ++b) {
       after += between_[b].gpus;
     }
     uint64_t keyed_after = 0;
-    for (size_t j = 0; j <= i; ++j) {
-      const Ranked& r = running[seconds_[j].at];
+    for (auto k = top - 1; k != seconds_.end(); ++k) {
+      const Ranked& r = running[k->at];
       keyed_after += threshold < r ? r.gpus : 0;
     }
     if (after + keyed_after >= squeeze_) {

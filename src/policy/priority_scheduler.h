@@ -250,6 +250,7 @@ class PriorityScheduler final : public Scheduler {
   KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
   Ranked second_{};              // this lazy round's second bar (skip_bars), and the GPUs the running
   uint64_t squeeze_ = 0;         // jobs after it must hold for its skips to stand (0: no second bar)
+  bool seconds_skipped_ = false;  // some job may have been skipped against second_ (kSecond)
   struct Skipped {
     Ranked bound;  // (bound, job) of a job skipped against the second bar
     size_t at;     // its place in the round's running jobs
