@@ -1,6 +1,7 @@
 #include "policy/kept_above.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace boreas::policy {
 
@@ -9,6 +10,7 @@ void KeptAbove::resize(size_t jobs) {
     in_.resize(jobs, 0);
     stamp_.resize(jobs, 0);
     bounds_.resize(jobs);
+    primary_.resize(jobs, std::numeric_limits<double>::infinity());
     counted_.resize(jobs, 0);
   }
 }
@@ -17,6 +19,7 @@ void KeptAbove::release(JobId job) {
   const uint32_t i = job.value();
   if (in_[i]) {
     in_[i] = 0;
+    primary_[i] = std::numeric_limits<double>::infinity();
     --held_;
   }
 }
@@ -73,6 +76,7 @@ void KeptAbove::hold(JobId job, const SortKey& bound, Time until) {
   release(job);
   in_[i] = 1;
   bounds_[i] = bound;
+  primary_[i] = bound.primary;
   ++held_;
   by_time_.push_back(Entry{until.us(), job, ++stamp_[i]});
   std::push_heap(by_time_.begin(), by_time_.end(), LaterUntil());

@@ -48,7 +48,35 @@ class KeptAbove {
   };
   // Sets `key` to kFirst or kSecond and returns true when `job` is held with a bound that ranks
   // before `bars.first` or (only) before `bars.second`: the round needs no key for it.
+  // Most calls are decided by the bound's first field alone (`primary_`, +inf for a job not held:
+  // it never ranks before a bar's); the rest compare the whole bound.
   bool skips(JobId job, const SkipBars& bars, SortKey& key) const {
+    const double primary = primary_[job.value()];
+    if (primary < bars.first.key.primary) {
+      key = kFirst;
+      return true;
+    }
+    if (primary > bars.first.key.primary) {
+      if (primary < bars.second.key.primary) {
+        key = kSecond;
+        return true;
+      }
+      if (primary > bars.second.key.primary) {
+        return false;
+      }
+    }
+    return skips_by_whole_bound(job, bars, key);
+  }
+  // The keys a skipped job takes: before every other (kFirst before kSecond).
+  static constexpr SortKey kFirst{-std::numeric_limits<double>::infinity(),
+                                  std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min()};
+  static constexpr SortKey kSecond{-std::numeric_limits<double>::infinity(),
+                                   std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min() + 1};
+  void clear();
+
+ private:
+  // skips() by the whole bound (its first field equals a bar's).
+  bool skips_by_whole_bound(JobId job, const SkipBars& bars, SortKey& key) const {
     if (in_[job.value()] == 0) {
       return false;
     }
@@ -63,14 +91,6 @@ class KeptAbove {
     }
     return false;
   }
-  // The keys a skipped job takes: before every other (kFirst before kSecond).
-  static constexpr SortKey kFirst{-std::numeric_limits<double>::infinity(),
-                                  std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min()};
-  static constexpr SortKey kSecond{-std::numeric_limits<double>::infinity(),
-                                   std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min() + 1};
-  void clear();
-
- private:
   struct Entry {
     int64_t until_us;
     JobId job;
@@ -88,6 +108,7 @@ class KeptAbove {
   std::vector<uint8_t> in_;
   std::vector<uint32_t> stamp_;  // by job: bumped by every hold, so older heap entries go stale
   std::vector<SortKey> bounds_;  // by job, valid while held
+  std::vector<double> primary_;  // by job: bounds_[job].primary while held, else +inf
   std::vector<Entry> by_time_;   // min-heap on until_us
   static constexpr RankedJob kNoBar{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
   RankedJob top_ = kNoBar;
