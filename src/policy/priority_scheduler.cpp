@@ -408,31 +408,31 @@ bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ra
   if (seconds_.empty()) {
     return false;
   }
-  between_.clear();  // the keyed jobs ranked after the first waiting job, before the second bar
+  // The keyed jobs ranked after the first waiting job and before the second bar, not yet counted
+  // after the threshold: a heap, the last ranked on top (a job is counted once the threshold falls
+  // below it, and stays counted as it falls further).
+  between_.clear();
   for (const Ranked& r : running.subspan(before)) {
     if (r < second_) {
       between_.push_back(r);
     }
   }
-  std::sort(between_.begin(), between_.end(), [](const Ranked& a, const Ranked& b) { return b < a; });
-  // A heap, highest bound on top: most checks stop after a few of the skipped jobs.
+  std::make_heap(between_.begin(), between_.end());
+  // The skipped jobs: a heap too, highest bound on top; most checks stop after a few of them.
   auto lower = [](const Skipped& a, const Skipped& b) { return a.bound < b.bound; };
   std::make_heap(seconds_.begin(), seconds_.end(), lower);
-  uint64_t after = after_second;  // GPUs of the keyed jobs ranked after the threshold, but the ones in seconds_
-  size_t b = 0;
+  uint64_t after = after_second;  // GPUs of the jobs counted after the threshold
   for (auto top = seconds_.end(); top != seconds_.begin(); --top) {
-    std::pop_heap(seconds_.begin(), top, lower);  // seconds_[top − 1, end): keyed, highest bound last
+    std::pop_heap(seconds_.begin(), top, lower);
     const Ranked threshold = top[-1].bound;
     order_->rekey(running.subspan(top[-1].at, 1), view);
-    for (; b < between_.size() && threshold < between_[b]; ++b) {
-      after += between_[b].gpus;
+    between_.push_back(running[top[-1].at]);
+    std::push_heap(between_.begin(), between_.end());
+    for (; !between_.empty() && threshold < between_.front(); between_.pop_back()) {
+      after += between_.front().gpus;
+      std::pop_heap(between_.begin(), between_.end());
     }
-    uint64_t keyed_after = 0;
-    for (auto k = top - 1; k != seconds_.end(); ++k) {
-      const Ranked& r = running[k->at];
-      keyed_after += threshold < r ? r.gpus : 0;
-    }
-    if (after + keyed_after >= squeeze_) {
+    if (after >= squeeze_) {
       break;
     }
   }
