@@ -255,8 +255,8 @@ class PriorityScheduler final : public Scheduler {
     Ranked bound;  // (bound, job) of a job skipped against the second bar
     size_t at;     // its place in the round's running jobs
   };
-  std::vector<Skipped> seconds_;  // key_seconds' scratch
-  std::vector<Ranked> between_;
+  std::vector<Skipped> seconds_;  // key_seconds' scratch: the jobs skipped against the second bar,
+  std::vector<Ranked> between_;   // and the keyed jobs ranked between the first waiting job and it
   Ranked last_second_{};         // the last lazy round's second bar, and the GPUs of the running jobs
   uint64_t last_after_ = 0;      // ranked after it
   size_t learned_ = 0;               // jobs learn_jobs has read
