@@ -6,6 +6,25 @@
 
 namespace boreas::policy {
 
+int64_t attained_below_until_us(int64_t last_start_us, Duration work_done, int64_t attained_until, int64_t gpus,
+                                double rate) {
+  // The work after which the attained service reaches attained_until: ⌈attained_until / gpus⌉.
+  const int64_t left = attained_until / gpus + (attained_until % gpus != 0 ? 1 : 0) - work_done.us();
+  const int64_t never = Time::never().us();
+  if (rate == 1.0) {
+    return left >= never - last_start_us ? never : last_start_us + left;
+  }
+  // llround(ran × rate) ≤ left − 1 while ran × rate ≤ left − 1 (the product and llround round
+  // monotonically); ⌊(left − 1) / rate⌋ − 1 keeps ran below the real quotient despite its rounding
+  // (at most an ulp, under 1 below 2^52; longer spans are cut there, which only ends a hold early).
+  constexpr double kExact = 4503599627370496.0;  // 2^52
+  const double span = std::min(std::floor(static_cast<double>(left - 1) / rate) - 1, kExact);
+  if (span >= static_cast<double>(never - last_start_us)) {
+    return never;
+  }
+  return span < 0 ? last_start_us : last_start_us + static_cast<int64_t>(span) + 1;
+}
+
 ServiceLevels::ServiceLevels(ServiceOptions options) : options_(std::move(options)) {
   for (double t : options_.thresholds_gpu_s) {
     thresholds_us_.push_back(std::llround(t * 1e6));
@@ -274,22 +293,20 @@ class GittinsOrder final : public KeyedOrder<GittinsOrder> {
     return levels_.next_demotion(view, plan);
   }
   // The index's floor over the next stretch of attained service (GittinsTable::floor_from), from
-  // the read key() just made, while the job runs at rate 1 below its queue's ceiling (so neither
+  // the read key() just made, while the job runs at its rate below its queue's ceiling (so neither
   // its level nor its cap moves); its key stays at or above (−floor, 0, ·) until then.
   std::optional<RankBound> rank_bound(JobId job, const RankedJob& bar, const state::ClusterView& view) override {
     const state::JobRecord& r = view.record(job);
     const int64_t gpus = view.spec(job).gpus;
-    if (table_.empty() || r.state != JobState::kRunning || r.rate != 1.0 || gpus <= 0) {
+    if (table_.empty() || r.state != JobState::kRunning || gpus <= 0) {
       return std::nullopt;
     }
     const auto floor = table_.floor_from(cursors_[job.value()], levels_.ceiling_us(job), -bar.key.primary);
     if (!floor) {
       return std::nullopt;
     }
-    // attained = (work_done + now − last_start) × gpus stays below floor->until while
-    // now < last_start + ⌈until / gpus⌉ − work_done.
-    const int64_t left = floor->until / gpus + (floor->until % gpus != 0 ? 1 : 0) - r.work_done.us();
-    const int64_t until = left >= Time::never().us() - r.last_start.us() ? Time::never().us() : r.last_start.us() + left;
+    // A rate change releases the hold (KeptAbove follows the rate journal): the bound holds at this rate.
+    const int64_t until = attained_below_until_us(r.last_start.us(), r.work_done, floor->until, gpus, r.rate);
     return RankBound{SortKey{-floor->index, 0, std::numeric_limits<int64_t>::max()}, Time::from_micros(until)};
   }
   uint64_t bound_epoch() const override { return table_.version(); }

@@ -22,6 +22,14 @@ inline int64_t attained_gpu_us(Duration work_done, uint32_t gpus) {
   return work_done.us() * gpus;
 }
 
+// The first time at which a running job's attained service may reach `attained_until` GPU-µs, its
+// run segment started at `last_start_us` with `work_done` banked, `gpus` GPUs, at `rate` (work per
+// µs): before it, (work_done + llround((t − last_start) × rate)) × gpus < attained_until, as
+// ClusterState::work_done_at counts. Exact at rate 1; at other rates up to 1 / rate + 2 µs early
+// (a rounding margin), never late. Time::never() when it is past the representable times.
+int64_t attained_below_until_us(int64_t last_start_us, Duration work_done, int64_t attained_until, int64_t gpus,
+                                double rate);
+
 struct ServiceOptions {
   std::vector<double> thresholds_gpu_s = {3250, 7200};  // Tiresias defaults: 3 queues
   // Promote a pending job back to the top queue when it has waited this many times its run time;
