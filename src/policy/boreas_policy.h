@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "policy/boreas_keys.h"
 #include "policy/fair_share.h"
 #include "policy/placement.h"
 #include "policy/preemption.h"
@@ -76,13 +77,12 @@ class BoreasScheduler final : public Scheduler {
     uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
   };
   // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp): a sorted array
-  // that may hold stale entries (jobs that left, told by their JobInfo) and the entries added
-  // since the last round, merged in when the group is next ranked.
-  using RankKey = std::pair<int64_t, uint32_t>;  // (attained GPU-µs on entry, job id)
+  // (boreas_keys.h) that may hold stale entries (jobs that left, told by their JobInfo) and the
+  // entries added since the last round, merged in when the group is next ranked.
   struct RankGroup {
     int32_t class_value = 0;
     uint32_t queue = 0;
-    std::vector<RankKey> jobs;
+    RankKeys jobs;
     std::vector<RankKey> added;
     std::vector<RankKey> gone;  // the keys of the jobs that left since the last merge
     // Its jobs counted by (guessed GPU type, gang size); -1: no type of the cluster allowed.
