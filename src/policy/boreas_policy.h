@@ -122,6 +122,17 @@ class BoreasScheduler final : public Scheduler {
   JobInfo& info(JobId job, const state::ClusterView& view);
   std::optional<PendingReason> never_fits(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
   bool beyond_guarantee(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
+  // What never_fits and beyond_guarantee read of the books for a queue and GPU type: the queues'
+  // configuration and the cluster's capacity alone, so looked up once per (queue, type) and kept
+  // (a queue the books add later changes none of another's; the book is made once, in init).
+  struct TypeBounds {
+    bool known = false;
+    uint64_t ceiling = 0;     // book_->max_gpus
+    uint64_t own = 0;         // max(book_->max_guaranteed, book_->unguaranteed)
+    uint64_t guaranteed = 0;  // book_->max_guaranteed
+  };
+  const TypeBounds& type_bounds(uint32_t queue, GpuTypeId type);
+  std::vector<TypeBounds> type_bounds_;  // by queue × GPU type
   const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
   // Usage kept across rounds (boreas_usage.cpp): the books, pinned and held GPUs and the running
