@@ -110,9 +110,8 @@ std::optional<PendingReason> BoreasScheduler::never_fits(const JobSpec& spec, ui
   const bool pinned_only = !spec.preemptible || !jobs_[spec.id.value()].class_preemptible;
   uint64_t most = 0;
   for (GpuTypeId t : types_.allowed(spec, view)) {
-    const uint64_t ceiling = book_->max_gpus(queue, t);
-    const uint64_t own = std::max(book_->max_guaranteed(queue, t), book_->unguaranteed(t));
-    most = std::max(most, pinned_only ? std::min(ceiling, own) : ceiling);
+    const TypeBounds& b = type_bounds(queue, t);
+    most = std::max(most, pinned_only ? std::min(b.ceiling, b.own) : b.ceiling);
   }
   if (spec.gpus <= most) {
     return std::nullopt;
@@ -128,9 +127,24 @@ std::optional<PendingReason> BoreasScheduler::never_fits(const JobSpec& spec, ui
 bool BoreasScheduler::beyond_guarantee(const JobSpec& spec, uint32_t queue, const state::ClusterView& view) {
   uint64_t most = 0;
   for (GpuTypeId t : types_.allowed(spec, view)) {
-    most = std::max(most, book_->max_guaranteed(queue, t));
+    most = std::max(most, type_bounds(queue, t).guaranteed);
   }
   return spec.gpus > most;
+}
+
+const BoreasScheduler::TypeBounds& BoreasScheduler::type_bounds(uint32_t queue, GpuTypeId type) {
+  const size_t at = static_cast<size_t>(queue) * catalog_size_ + type.value();
+  if (at >= type_bounds_.size()) {
+    type_bounds_.resize(book_->queue_count() * catalog_size_);
+  }
+  TypeBounds& b = type_bounds_[at];
+  if (!b.known) {
+    b.known = true;
+    b.ceiling = book_->max_gpus(queue, type);
+    b.guaranteed = book_->max_guaranteed(queue, type);
+    b.own = std::max(b.guaranteed, book_->unguaranteed(type));
+  }
+  return b;
 }
 
 const Demand& BoreasScheduler::held_demand(JobId job, const state::ClusterView& view) {
@@ -164,6 +178,16 @@ Status BoreasScheduler::check_kept_state(const state::ClusterView& view) const {
     }
     if (!same_demand(held_demand_[j.value()], demand_of(view.record(j).gpus, view))) {
       return internal_error("kept demand of running job " + std::to_string(j.value()) + " differs from its GPUs'");
+    }
+  }
+  for (size_t at = 0; at < type_bounds_.size(); ++at) {
+    const TypeBounds& b = type_bounds_[at];
+    const auto q = static_cast<uint32_t>(at / catalog_size_);
+    const GpuTypeId t(static_cast<uint32_t>(at % catalog_size_));
+    const uint64_t guaranteed = book_->max_guaranteed(q, t);
+    if (b.known && (b.ceiling != book_->max_gpus(q, t) || b.guaranteed != guaranteed ||
+                    b.own != std::max(guaranteed, book_->unguaranteed(t)))) {
+      return internal_error("kept bounds of queue " + book_->name(q) + " differ from the books'");
     }
   }
   const Status groups = check_rank_groups(view);

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "policy/boreas_keys.h"
 #include "policy/fair_share.h"
 #include "policy/placement.h"
 #include "policy/preemption.h"
@@ -76,13 +77,12 @@ class BoreasScheduler final : public Scheduler {
     uint32_t rank_pos = 0;          // its position in this round's ranking, while pending
   };
   // Pending jobs of one class and queue in (attained, id) order (boreas_rank.cpp): a sorted array
-  // that may hold stale entries (jobs that left, told by their JobInfo) and the entries added
-  // since the last round, merged in when the group is next ranked.
-  using RankKey = std::pair<int64_t, uint32_t>;  // (attained GPU-µs on entry, job id)
+  // (boreas_keys.h) that may hold stale entries (jobs that left, told by their JobInfo) and the
+  // entries added since the last round, merged in when the group is next ranked.
   struct RankGroup {
     int32_t class_value = 0;
     uint32_t queue = 0;
-    std::vector<RankKey> jobs;
+    RankKeys jobs;
     std::vector<RankKey> added;
     std::vector<RankKey> gone;  // the keys of the jobs that left since the last merge
     // Its jobs counted by (guessed GPU type, gang size); -1: no type of the cluster allowed.
@@ -122,6 +122,17 @@ class BoreasScheduler final : public Scheduler {
   JobInfo& info(JobId job, const state::ClusterView& view);
   std::optional<PendingReason> never_fits(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
   bool beyond_guarantee(const JobSpec& spec, uint32_t queue, const state::ClusterView& view);
+  // What never_fits and beyond_guarantee read of the books for a queue and GPU type: the queues'
+  // configuration and the cluster's capacity alone, so looked up once per (queue, type) and kept
+  // (a queue the books add later changes none of another's; the book is made once, in init).
+  struct TypeBounds {
+    bool known = false;
+    uint64_t ceiling = 0;     // book_->max_gpus
+    uint64_t own = 0;         // max(book_->max_guaranteed, book_->unguaranteed)
+    uint64_t guaranteed = 0;  // book_->max_guaranteed
+  };
+  const TypeBounds& type_bounds(uint32_t queue, GpuTypeId type);
+  std::vector<TypeBounds> type_bounds_;  // by queue × GPU type
   const PriorityClass* find_class(Symbol name_symbol, const state::ClusterView& view) const;
   void account(Round& round);
   // Usage kept across rounds (boreas_usage.cpp): the books, pinned and held GPUs and the running

@@ -73,45 +73,19 @@ void BoreasScheduler::tidy_group(uint32_t group) {
   shift_placed(g, lo, hi, before);
 }
 
-// Merges the sorted `added` keys into the sorted array, each key once: those already there (a job
-// that left and came back under the same key) are dropped first, then the rest merged from the
-// back, so only the entries after the first new key move and nothing is allocated.
+// Merges the sorted `added` keys into the sorted array, each key once (a job that left and came back
+// under the same key is there already); RankKeys::merge moves the shorter side.
 void BoreasScheduler::merge_added(RankGroup& g) {
-  std::vector<RankKey>& jobs = g.jobs;
-  std::vector<RankKey>& added = g.added;
-  added.erase(std::unique(added.begin(), added.end()), added.end());
-  std::erase_if(added, [&](const RankKey& key) { return std::binary_search(jobs.begin(), jobs.end(), key); });
-  size_t a = jobs.size();
-  size_t b = added.size();
-  jobs.resize(a + b);
-  for (size_t out = a + b; b > 0; --out) {
-    const bool from_jobs = a > 0 && added[b - 1] < jobs[a - 1];
-    jobs[out - 1] = from_jobs ? jobs[--a] : added[--b];
-  }
-  added.clear();
+  g.jobs.merge(g.added);
 }
 
 // Drops the entries of the jobs that left, each found by its key (none when it left from `added`),
-// reading no job record; the entries between them move down. A job that came back under the same
+// reading no job record; RankKeys::drop moves the shorter side. A job that came back under the same
 // key is in `added` too, and merged back in at the same place.
 void BoreasScheduler::drop_stale(uint32_t group, RankKey& lo, RankKey& hi) {
   RankGroup& g = groups_[group];
-  std::vector<RankKey>& jobs = g.jobs;
   std::sort(g.gone.begin(), g.gone.end());
-  auto out = jobs.begin();
-  auto at = jobs.begin();
-  for (const RankKey& key : g.gone) {
-    const auto it = std::lower_bound(at, jobs.end(), key);
-    if (it == jobs.end() || *it != key) {
-      continue;
-    }
-    out = out == at ? it : std::move(at, it, out);
-    at = it + 1;
-    lo = std::min(lo, key);
-    hi = std::max(hi, key);
-  }
-  out = out == at ? jobs.end() : std::move(at, jobs.end(), out);
-  jobs.erase(out, jobs.end());
+  g.jobs.drop(g.gone, lo, hi);
   g.gone.clear();
 }
 
@@ -123,10 +97,11 @@ void BoreasScheduler::sync_groups(const state::ClusterView& view) {
   if (!groups_synced_) {
     end_quiet_span();
     for (RankGroup& g : groups_) {
-      for (const auto* keys : {&g.jobs, &g.added}) {
-        for (const auto& [attained, id] : *keys) {
-          jobs_[id].group = -1;
-        }
+      for (const auto& [attained, id] : g.jobs) {
+        jobs_[id].group = -1;
+      }
+      for (const auto& [attained, id] : g.added) {
+        jobs_[id].group = -1;
       }
       g.jobs.clear();
       g.added.clear();
@@ -248,7 +223,7 @@ bool BoreasScheduler::no_owed_job_left(Round& r, size_t at) {
 bool BoreasScheduler::emit_next(Round& r) {
   for (;;) {
     if (r.single != UINT32_MAX) {
-      const std::vector<RankKey>& jobs = groups_[r.single].jobs;
+      const RankKeys& jobs = groups_[r.single].jobs;
       uint32_t& at = r.emitted[r.single];
       if (at < jobs.size()) {
         emit(r, jobs[at++].second);
@@ -305,9 +280,9 @@ Status BoreasScheduler::check_rank_groups(const state::ClusterView& view) const 
                             book_->name(group.queue) + ") is out of strict (attained, id) order");
     }
     std::vector<RankKey> live;
-    for (const auto* keys : {&groups_[g].jobs, &groups_[g].added}) {
-      std::copy_if(keys->begin(), keys->end(), std::back_inserter(live), [&](const RankKey& k) { return in_group(g, k); });
-    }
+    const auto live_key = [&](const RankKey& k) { return in_group(g, k); };
+    std::copy_if(group.jobs.begin(), group.jobs.end(), std::back_inserter(live), live_key);
+    std::copy_if(group.added.begin(), group.added.end(), std::back_inserter(live), live_key);
     std::sort(live.begin(), live.end());
     live.erase(std::unique(live.begin(), live.end()), live.end());
     auto it = expected.find({groups_[g].class_value, groups_[g].queue});

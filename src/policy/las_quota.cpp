@@ -144,7 +144,7 @@ class LasQuotaOrder final : public PriorityOrder {
     const uint32_t i = job.value();
     queue_of(job, view);
     if (view.record(job).state == JobState::kRunning) {
-      run_demand_[i] = demand_of(view.record(job).gpus, view);
+      demand_into(view.record(job).gpus, view, run_demand_[i]);  // into its kept capacity
       note_gang(run_demand_[i]);
     } else if (!wait_known_[i]) {
       wait_demand_[i] = waiting_demand(job, view);
