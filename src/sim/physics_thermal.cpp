@@ -251,7 +251,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
       // A GPU whose software slowdown is a clock of 1 (min_clock = 1) has reached its onset:
       // awaiting it again would fire every microsecond.
       if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0 && !onset_reached) {
-        const Duration reach = reach_time(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc);
+        const Duration reach = models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc);
         if (reach > Duration::zero()) {
           next = std::min(next, reach);
         } else {
