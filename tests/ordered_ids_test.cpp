@@ -77,7 +77,8 @@ void expect_same_walk(const OrderedIdSet<JobId>& ids, const std::set<JobId>& ref
   ASSERT_EQ(walked, std::vector<JobId>(reference.begin(), reference.end()));
   if (!reference.empty()) {
     ASSERT_EQ(ids.begin()->value(), reference.begin()->value());
-    ASSERT_EQ(*std::next(ids.begin(), static_cast<std::ptrdiff_t>(reference.size() - 1)), *reference.rbegin());
+    ASSERT_EQ(*std::next(ids.begin(), static_cast<std::ptrdiff_t>(reference.size() - 1)),
+              *reference.rbegin());
   }
 }
 

@@ -38,23 +38,6 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
   cordoned_.assign(cluster.nodes.size(), 0);
 }
 
-Duration ClusterState::work_done_at(JobId job, Time now) const {
-  const JobRecord& r = records_[job.value()];
-  if (r.state != JobState::kRunning) {
-    return r.work_done;
-  }
-  const Duration ran = now - r.last_start;
-  if (r.rate == 1.0) {
-    return r.work_done + ran;
-  }
-  return r.work_done + Duration::micros(std::llround(static_cast<double>(ran.us()) * r.rate));
-}
-
-Duration ClusterState::remaining_at(JobId job, Time now) const {
-  const JobRecord& r = records_[job.value()];
-  return spec(job).duration + r.extra_work - work_done_at(job, now);
-}
-
 uint32_t ClusterState::queue_gpus_in_use(Symbol queue) const {
   auto it = queue_gpus_.find(queue.index());
   return it == queue_gpus_.end() ? 0 : it->second;

@@ -13,6 +13,7 @@
 #include "core/ids.h"
 #include "core/job.h"
 #include "core/ordered_ids.h"
+#include "core/rounding.h"
 #include "core/status.h"
 #include "core/symbol.h"
 #include "core/time.h"
@@ -90,7 +91,7 @@ class ClusterState {
   size_t job_count() const { return jobs_.size(); }
   const JobSpec& spec(JobId job) const { return jobs_[job.value()]; }  // until the next add_job
   const JobRecord& record(JobId job) const { return records_[job.value()]; }
-  Duration work_done_at(JobId job, Time now) const;
+  Duration work_done_at(JobId job, Time now) const;  // inline below: called per job per instant
   Duration remaining_at(JobId job, Time now) const;
 
   const OrderedIdSet<JobId>& pending() const { return pending_; }  // arrival (id) order
@@ -188,5 +189,22 @@ class ClusterState {
   GpuShares shares_;
   std::unordered_map<uint32_t, uint32_t> queue_share_milli_;  // queue symbol index -> milli in shares
 };
+
+inline Duration ClusterState::work_done_at(JobId job, Time now) const {
+  const JobRecord& r = records_[job.value()];
+  if (r.state != JobState::kRunning) {
+    return r.work_done;
+  }
+  const Duration ran = now - r.last_start;
+  if (r.rate == 1.0) {
+    return r.work_done + ran;
+  }
+  return r.work_done + Duration::micros(llround_inline(static_cast<double>(ran.us()) * r.rate));
+}
+
+inline Duration ClusterState::remaining_at(JobId job, Time now) const {
+  const JobRecord& r = records_[job.value()];
+  return spec(job).duration + r.extra_work - work_done_at(job, now);
+}
 
 }  // namespace boreas::state
