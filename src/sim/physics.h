@@ -222,6 +222,8 @@ class Physics {
   std::vector<double> rack_cap_clock_;  // 1 = the rack's cap does not bind
   std::vector<uint32_t> gpu_zone_;
   std::vector<std::vector<uint32_t>> zone_racks_;  // per zone with a power cap: its racks in order
+  std::vector<uint32_t> rack_scratch_;                   // touch_racks' sorted racks, reused
+  mutable std::vector<models::NodeGpus> placement_nodes_;  // placement_factor's gang by node, reused
   bool capping_ = false;  // enforce_cap refreshes racks, which must not recurse
   uint32_t throttled_ = 0;
   double clock_deficit_ = 0;  // Σ (1 − clock) over the throttled GPUs

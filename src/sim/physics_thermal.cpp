@@ -333,10 +333,13 @@ void Physics::touch_racks(std::span<const GpuId> gpus, Time t, std::vector<JobId
   if (!options_.on.energy()) {
     return;
   }
-  each_rack_once(gpus, gpu_rack_, [&](uint32_t r) {
-    advance_rack(r, t);
-    refresh_rack(r, t, changed);
-  });
+  each_rack_once(
+      gpus, gpu_rack_,
+      [&](uint32_t r) {
+        advance_rack(r, t);
+        refresh_rack(r, t, changed);  // touches no rack list: rack_scratch_ stays
+      },
+      rack_scratch_);
 }
 
 bool Physics::on_rack_event(const RackEvent& e, std::vector<JobId>& changed) {
