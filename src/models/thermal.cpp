@@ -42,24 +42,13 @@ Rc rc_for(const GpuType& type, CoolingKind kind, const ThermalParams& p) {
   return {r, c.tau_s / r};
 }
 
-double steady_state_c(double inlet_c, double power_w, const Rc& rc) {
-  return inlet_c + power_w * rc.r_c_per_w;
-}
-
 double advance_c(double t0_c, double inlet_c, double power_w, const Rc& rc, Duration dt) {
   const double ss = steady_state_c(inlet_c, power_w, rc);
   return ss + (t0_c - ss) * std::exp(-dt.to_seconds() / rc.tau_s());
 }
 
-Duration time_to_reach(double t0_c, double threshold_c, double inlet_c, double power_w, const Rc& rc) {
-  if (t0_c >= threshold_c) {
-    return Duration::zero();
-  }
-  const double ss = steady_state_c(inlet_c, power_w, rc);
-  if (ss <= threshold_c) {
-    return Duration::infinite();
-  }
-  return Duration::from_seconds(rc.tau_s() * std::log((ss - t0_c) / (ss - threshold_c)));
+Duration time_to_rise(double t0_c, double threshold_c, double steady_c, const Rc& rc) {
+  return Duration::from_seconds(rc.tau_s() * std::log((steady_c - t0_c) / (steady_c - threshold_c)));
 }
 
 double rack_inlet_c(const Zone& zone, const Rack& rack, double rack_power_kw, const ThermalParams& p) {

@@ -63,12 +63,26 @@ struct Rc {
 Rc rc_for(const GpuType& type, CoolingKind kind, const ThermalParams& p);
 
 // T_ss = T_in + P·R.
-double steady_state_c(double inlet_c, double power_w, const Rc& rc);
+inline double steady_state_c(double inlet_c, double power_w, const Rc& rc) {
+  return inlet_c + power_w * rc.r_c_per_w;
+}
 // T(t) = T_in + P·R + (T0 − T_in − P·R)·e^(−t/RC), for any interval at constant P.
 double advance_c(double t0_c, double inlet_c, double power_w, const Rc& rc, Duration dt);
+// τ·ln((T_ss − T0)/(T_ss − threshold)): time_to_reach's case of a steady state over the threshold.
+Duration time_to_rise(double t0_c, double threshold_c, double steady_c, const Rc& rc);
 // Time until T reaches `threshold_c` from t0_c: zero when already there, infinite when the steady
-// state stays below it; else τ·ln((T_ss − T0)/(T_ss − threshold)).
-Duration time_to_reach(double t0_c, double threshold_c, double inlet_c, double power_w, const Rc& rc);
+// state stays below it; else time_to_rise. The two early returns are in line (the rack refresh
+// asks this of every busy GPU, and nearly all of them never reach their limit).
+inline Duration time_to_reach(double t0_c, double threshold_c, double inlet_c, double power_w, const Rc& rc) {
+  if (t0_c >= threshold_c) {
+    return Duration::zero();
+  }
+  const double ss = steady_state_c(inlet_c, power_w, rc);
+  if (ss <= threshold_c) {
+    return Duration::infinite();
+  }
+  return time_to_rise(t0_c, threshold_c, ss, rc);
+}
 
 // The inlet a rack's GPUs see: the zone's inlet, raised for air racks drawing more than their
 // cooling limit (limit 0 = unlimited). Liquid and immersion racks are held by their CDU.

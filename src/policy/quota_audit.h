@@ -15,8 +15,8 @@
 #include <map>
 #include <vector>
 
+#include "core/ordered_ids.h"
 #include "core/queue.h"
-#include "policy/ordered_ids.h"
 #include "policy/quota.h"
 #include "state/cluster_state.h"
 

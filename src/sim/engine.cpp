@@ -285,13 +285,16 @@ Status Engine::schedule(Time t) {
   ++result_.rounds;
   policy::Plan plan = scheduler_.schedule(state::ClusterView(state_, t));
   reasons_.apply(plan.reasons);
+  // The error's context is only written when there is an error (not once per start).
   for (JobId j : plan.preemptions) {
-    BOREAS_RETURN_IF_ERROR(apply_preemption(j, t).with_context(
-        "scheduler '" + std::string(scheduler_.name()) + "' preempted badly: "));
+    if (Status s = apply_preemption(j, t); !s.is_ok()) {
+      return s.with_context("scheduler '" + std::string(scheduler_.name()) + "' preempted badly: ");
+    }
   }
-  for (policy::Start& s : plan.starts) {
-    BOREAS_RETURN_IF_ERROR(
-        apply_start(s, t).with_context("scheduler '" + std::string(scheduler_.name()) + "' started badly: "));
+  for (policy::Start& start : plan.starts) {
+    if (Status s = apply_start(start, t); !s.is_ok()) {
+      return s.with_context("scheduler '" + std::string(scheduler_.name()) + "' started badly: ");
+    }
   }
   if (plan.wake_at && *plan.wake_at > t && (!wake_ || *plan.wake_at < *wake_)) {
     wake_ = *plan.wake_at;

@@ -89,7 +89,8 @@ double Physics::placement_factor(JobId job) const {
   if (on_one_node(state_, gpus)) {
     return 1.0;  // single-node jobs: NVLink, no placement penalty
   }
-  std::vector<models::NodeGpus> nodes;
+  std::vector<models::NodeGpus>& nodes = placement_nodes_;  // reused: no allocation per rate
+  nodes.clear();
   for (GpuId g : gpus) {
     const NodeId n = state_.node_of(g);
     if (nodes.empty() || nodes.back().node != n) {

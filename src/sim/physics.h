@@ -186,7 +186,7 @@ class Physics {
   double clock_of(uint32_t gpu) const {
     return std::min({clock_[gpu], zone_cap_clock_[gpu_zone_[gpu]], rack_cap_clock_[gpu_rack_[gpu]]});
   }
-  bool cap_group(const std::vector<uint32_t>& racks, double cap_w, double draw_w, double& clock, Time t,
+  bool cap_group(std::span<const uint32_t> racks, double cap_w, double draw_w, double& clock, Time t,
                  std::vector<JobId>& changed);
   void enforce_zone_cap(uint32_t zone, Time t, std::vector<JobId>& changed);
   void enforce_rack_cap(uint32_t rack, Time t, std::vector<JobId>& changed);
@@ -221,6 +221,9 @@ class Physics {
   std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
   std::vector<double> rack_cap_clock_;  // 1 = the rack's cap does not bind
   std::vector<uint32_t> gpu_zone_;
+  std::vector<std::vector<uint32_t>> zone_racks_;  // per zone with a power cap: its racks in order
+  std::vector<uint32_t> rack_scratch_;                   // touch_racks' sorted racks, reused
+  mutable std::vector<models::NodeGpus> placement_nodes_;  // placement_factor's gang by node, reused
   bool capping_ = false;  // enforce_cap refreshes racks, which must not recurse
   uint32_t throttled_ = 0;
   double clock_deficit_ = 0;  // Σ (1 − clock) over the throttled GPUs

@@ -7,6 +7,7 @@
 #include "sim/physics.h"
 #include "sim/rack_order.h"
 #include "sim/thermal_reach.h"
+#include "sim/zone_racks.h"
 
 namespace boreas::sim {
 
@@ -96,6 +97,7 @@ void Physics::init_thermal() {
   zone_power_w_.assign(cluster_.zones.size(), 0);
   zone_cap_clock_.assign(cluster_.zones.size(), 1.0);
   rack_cap_clock_.assign(cluster_.racks.size(), 1.0);
+  zone_racks_ = racks_of_capped_zones(cluster_);
   gpu_act_.assign(gpus, 0.0);
   gpu_queue_.assign(gpus, kIdleQueue);
   gpu_zone_.assign(gpus, 0);
@@ -251,7 +253,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
       // A GPU whose software slowdown is a clock of 1 (min_clock = 1) has reached its onset:
       // awaiting it again would fire every microsecond.
       if (act > 0 && clock_[g] == 1.0 && rc.r_c_per_w > 0 && !onset_reached) {
-        const Duration reach = reach_time(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc);
+        const Duration reach = models::time_to_reach(temp_c_[g], node_max_c_[n.value()], inlet, power_w_[g], rc);
         if (reach > Duration::zero()) {
           next = std::min(next, reach);
         } else {
@@ -277,7 +279,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
 // A zone or rack over its power cap runs every GPU in it at the one clock that meets it
 // (models::group_clock_for_cap); the clock is recomputed whenever its draw changes. `clock` is the
 // group's current cap clock; returns whether it changed.
-bool Physics::cap_group(const std::vector<uint32_t>& racks, double cap_w, double draw_w, double& clock, Time t,
+bool Physics::cap_group(std::span<const uint32_t> racks, double cap_w, double draw_w, double& clock, Time t,
                         std::vector<JobId>& changed) {
   if (capping_ || !options_.on.power || cap_w <= 0 || (draw_w <= cap_w && clock == 1.0)) {
     return false;
@@ -315,30 +317,29 @@ bool Physics::cap_group(const std::vector<uint32_t>& racks, double cap_w, double
   return true;
 }
 
+// zone_racks_ (init_thermal, racks_of_capped_zones) holds each capped zone's racks: a rack pass
+// builds no list.
 void Physics::enforce_zone_cap(uint32_t zone, Time t, std::vector<JobId>& changed) {
-  std::vector<uint32_t> racks;
-  for (uint32_t r = 0; r < cluster_.racks.size() && cluster_.zones[zone].power_cap_kw > 0; ++r) {
-    if (cluster_.racks[r].zone.value() == zone) {
-      racks.push_back(r);
-    }
-  }
-  cap_group(racks, cluster_.zones[zone].power_cap_kw * 1000.0, zone_power_w_[zone], zone_cap_clock_[zone], t,
-            changed);
+  cap_group(zone_racks_[zone], cluster_.zones[zone].power_cap_kw * 1000.0, zone_power_w_[zone],
+            zone_cap_clock_[zone], t, changed);
 }
 
 void Physics::enforce_rack_cap(uint32_t rack, Time t, std::vector<JobId>& changed) {
-  cap_group({rack}, cluster_.racks[rack].power_limit_kw * 1000.0, rack_power_w_[rack], rack_cap_clock_[rack], t,
-            changed);
+  cap_group(std::span<const uint32_t>(&rack, 1), cluster_.racks[rack].power_limit_kw * 1000.0, rack_power_w_[rack],
+            rack_cap_clock_[rack], t, changed);
 }
 
 void Physics::touch_racks(std::span<const GpuId> gpus, Time t, std::vector<JobId>& changed) {
   if (!options_.on.energy()) {
     return;
   }
-  each_rack_once(gpus, gpu_rack_, [&](uint32_t r) {
-    advance_rack(r, t);
-    refresh_rack(r, t, changed);
-  });
+  each_rack_once(
+      gpus, gpu_rack_,
+      [&](uint32_t r) {
+        advance_rack(r, t);
+        refresh_rack(r, t, changed);  // touches no rack list: rack_scratch_ stays
+      },
+      rack_scratch_);
 }
 
 bool Physics::on_rack_event(const RackEvent& e, std::vector<JobId>& changed) {

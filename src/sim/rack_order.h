@@ -13,16 +13,18 @@ namespace boreas::sim {
 
 // Calls visit(rack) for each distinct rack_of[gpu] of these GPUs, in ascending order: what sorting
 // and deduplicating the racks lists. When the racks never decrease along the list (GPU ids in
-// order, the usual placement), skipping repeats lists them so without sorting or allocating.
+// order, the usual placement), skipping repeats lists them so without sorting or allocating;
+// otherwise `racks` (the caller's, reused: no allocation once it is large enough) is sorted.
 template <typename Visit>
-void each_rack_once(std::span<const GpuId> gpus, const std::vector<uint32_t>& rack_of, Visit visit) {
+void each_rack_once(std::span<const GpuId> gpus, const std::vector<uint32_t>& rack_of, Visit visit,
+                    std::vector<uint32_t>& racks) {
   const auto rack = [&](size_t i) { return rack_of[gpus[i].value()]; };
   bool ascending = true;
   for (size_t i = 1; i < gpus.size() && ascending; ++i) {
     ascending = rack(i - 1) <= rack(i);
   }
   if (!ascending) {
-    std::vector<uint32_t> racks;
+    racks.clear();
     for (size_t i = 0; i < gpus.size(); ++i) {
       racks.push_back(rack(i));
     }

@@ -2,22 +2,14 @@
 // The rack refresh's common cases, answered in line (Physics::refresh_rack; exactness tested in
 // tests/thermal_reach_test.cpp against the plain computation).
 
-#include "core/time.h"
 #include "models/thermal.h"
 
 namespace boreas::sim {
 
-// A GPU below its limit whose steady state (models::steady_state_c, the same expression) stays at or
-// under it never reaches the limit: models::time_to_reach returns infinite.
+// A GPU below its limit whose steady state stays at or under it never reaches the limit:
+// models::time_to_reach returns infinite.
 inline bool never_reaches(double t0_c, double threshold_c, double inlet_c, double power_w, const models::Rc& rc) {
-  return (t0_c < threshold_c) & (inlet_c + power_w * rc.r_c_per_w <= threshold_c);
-}
-
-// models::time_to_reach with the common case first.
-inline Duration reach_time(double t0_c, double threshold_c, double inlet_c, double power_w, const models::Rc& rc) {
-  return never_reaches(t0_c, threshold_c, inlet_c, power_w, rc)
-             ? Duration::infinite()
-             : models::time_to_reach(t0_c, threshold_c, inlet_c, power_w, rc);
+  return (t0_c < threshold_c) & (models::steady_state_c(inlet_c, power_w, rc) <= threshold_c);
 }
 
 // Whether the refresh's second pass leaves the GPU as it is: at full clock, with no throttle test

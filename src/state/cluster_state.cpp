@@ -38,23 +38,6 @@ ClusterState::ClusterState(const Cluster& cluster, std::span<const JobSpec> jobs
   cordoned_.assign(cluster.nodes.size(), 0);
 }
 
-Duration ClusterState::work_done_at(JobId job, Time now) const {
-  const JobRecord& r = records_[job.value()];
-  if (r.state != JobState::kRunning) {
-    return r.work_done;
-  }
-  const Duration ran = now - r.last_start;
-  if (r.rate == 1.0) {
-    return r.work_done + ran;
-  }
-  return r.work_done + Duration::micros(std::llround(static_cast<double>(ran.us()) * r.rate));
-}
-
-Duration ClusterState::remaining_at(JobId job, Time now) const {
-  const JobRecord& r = records_[job.value()];
-  return spec(job).duration + r.extra_work - work_done_at(job, now);
-}
-
 uint32_t ClusterState::queue_gpus_in_use(Symbol queue) const {
   auto it = queue_gpus_.find(queue.index());
   return it == queue_gpus_.end() ? 0 : it->second;
@@ -136,7 +119,7 @@ Status ClusterState::start(JobId job, std::span<const GpuId> gpus, Time now) {
   if (r.held) {
     return conflict(job_name(job) + " is held: release it before it starts");
   }
-  BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kRunning).with_context(job_name(job) + ": "));
+  BOREAS_RETURN_IF_ERROR(with_job_context(job, check_transition(r.state, JobState::kRunning)));
   BOREAS_RETURN_IF_ERROR(check_gpus(job, gpus));
   mark_running(job, now);
   take(job, gpus);
@@ -215,7 +198,7 @@ void ClusterState::give_back(JobId job, Time now) {
 Status ClusterState::preempt(JobId job, Time now, Duration overhead) {
   BOREAS_RETURN_IF_ERROR(check_job(job));
   JobRecord& r = records_[job.value()];
-  BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kPreempted).with_context(job_name(job) + ": "));
+  BOREAS_RETURN_IF_ERROR(with_job_context(job, check_transition(r.state, JobState::kPreempted)));
   give_back(job, now);
   r.state = JobState::kPreempted;
   r.extra_work += overhead;
@@ -242,7 +225,7 @@ Status ClusterState::restore(JobId job, Duration work_done, Duration run_time, u
 Status ClusterState::requeue(JobId job, Time now, Duration redo) {
   BOREAS_RETURN_IF_ERROR(check_job(job));
   JobRecord& r = records_[job.value()];
-  BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kPending).with_context(job_name(job) + ": "));
+  BOREAS_RETURN_IF_ERROR(with_job_context(job, check_transition(r.state, JobState::kPending)));
   if (r.state == JobState::kRunning) {
     give_back(job, now);
     r.pending_since = now;
@@ -261,7 +244,7 @@ Status ClusterState::finish(JobId job, Time now, JobState final_state) {
     return invalid_argument(job_name(job) + ": finish needs a terminal state, got " +
                             std::string(to_string(final_state)));
   }
-  BOREAS_RETURN_IF_ERROR(check_transition(r.state, final_state).with_context(job_name(job) + ": "));
+  BOREAS_RETURN_IF_ERROR(with_job_context(job, check_transition(r.state, final_state)));
   if (r.state == JobState::kRunning) {
     give_back(job, now);
   } else {

@@ -12,6 +12,8 @@
 
 #include "core/ids.h"
 #include "core/job.h"
+#include "core/ordered_ids.h"
+#include "core/rounding.h"
 #include "core/status.h"
 #include "core/symbol.h"
 #include "core/time.h"
@@ -89,10 +91,10 @@ class ClusterState {
   size_t job_count() const { return jobs_.size(); }
   const JobSpec& spec(JobId job) const { return jobs_[job.value()]; }  // until the next add_job
   const JobRecord& record(JobId job) const { return records_[job.value()]; }
-  Duration work_done_at(JobId job, Time now) const;
+  Duration work_done_at(JobId job, Time now) const;  // inline below: called per job per instant
   Duration remaining_at(JobId job, Time now) const;
 
-  const std::set<JobId>& pending() const { return pending_; }  // arrival (id) order
+  const OrderedIdSet<JobId>& pending() const { return pending_; }  // arrival (id) order
   // Running jobs in no particular (but deterministic) order: a dense array, cheap to walk.
   std::span<const JobId> running() const { return running_; }
   const std::vector<JobId>& finished() const { return finished_; }  // in completion order
@@ -129,7 +131,7 @@ class ClusterState {
   Status submit_share(JobId job, Time now);
   Status start_share(JobId job, GpuId gpu, uint32_t milli, uint64_t bytes, Time now);
   bool is_share_job(JobId job) const { return share_job_[job.value()] != 0; }
-  const std::set<JobId>& share_pending() const { return share_pending_; }  // arrival (id) order
+  const OrderedIdSet<JobId>& share_pending() const { return share_pending_; }  // arrival (id) order
   const GpuShares& shares() const { return shares_; }
   uint64_t gpu_memory_bytes(GpuId gpu) const;  // its type's memory_gib in bytes; 0 for a GPU of no type
   uint32_t queue_share_milli(Symbol queue) const;  // milli-GPU the queue's running shares hold
@@ -174,7 +176,7 @@ class ClusterState {
   uint32_t down_total_ = 0;
   uint64_t pending_gpus_ = 0;
   FreeIndex index_;
-  std::set<JobId> pending_;
+  OrderedIdSet<JobId> pending_;  // bits by id, not a node per job (core/ordered_ids.h)
   std::vector<JobId> running_;
   std::vector<uint32_t> running_pos_;  // per job: index in running_
   std::vector<JobId> finished_;
@@ -183,9 +185,26 @@ class ClusterState {
   std::unordered_map<uint32_t, uint32_t> queue_gpus_;  // queue symbol index -> GPUs in use
   std::vector<uint8_t> cordoned_;  // per node: drained, its unheld GPUs out of the free counts
   std::vector<uint8_t> share_job_;  // per job: submitted with submit_share
-  std::set<JobId> share_pending_;
+  OrderedIdSet<JobId> share_pending_;
   GpuShares shares_;
   std::unordered_map<uint32_t, uint32_t> queue_share_milli_;  // queue symbol index -> milli in shares
 };
+
+inline Duration ClusterState::work_done_at(JobId job, Time now) const {
+  const JobRecord& r = records_[job.value()];
+  if (r.state != JobState::kRunning) {
+    return r.work_done;
+  }
+  const Duration ran = now - r.last_start;
+  if (r.rate == 1.0) {
+    return r.work_done + ran;
+  }
+  return r.work_done + Duration::micros(llround_inline(static_cast<double>(ran.us()) * r.rate));
+}
+
+inline Duration ClusterState::remaining_at(JobId job, Time now) const {
+  const JobRecord& r = records_[job.value()];
+  return spec(job).duration + r.extra_work - work_done_at(job, now);
+}
 
 }  // namespace boreas::state

@@ -71,7 +71,7 @@ Status ClusterState::start_share(JobId job, GpuId gpu, uint32_t milli, uint64_t 
   if (r.held) {
     return conflict(job_name(job) + " is held: release it before it starts");
   }
-  BOREAS_RETURN_IF_ERROR(check_transition(r.state, JobState::kRunning).with_context(job_name(job) + ": "));
+  BOREAS_RETURN_IF_ERROR(with_job_context(job, check_transition(r.state, JobState::kRunning)));
   if (!gpu.valid() || gpu.value() >= owner_.size()) {
     return invalid_argument(job_name(job) + ": GPU " + std::to_string(gpu.value()) + " does not exist");
   }

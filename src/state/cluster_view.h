@@ -1,7 +1,6 @@
 #pragma once
 // The read-only face of ClusterState that a scheduler sees, pinned to one instant.
 
-#include <set>
 #include <span>
 
 #include "state/cluster_state.h"
@@ -19,7 +18,7 @@ class ClusterView {
   const JobSpec& spec(JobId job) const { return state_.spec(job); }
   const JobRecord& record(JobId job) const { return state_.record(job); }
 
-  const std::set<JobId>& pending() const { return state_.pending(); }
+  const OrderedIdSet<JobId>& pending() const { return state_.pending(); }
   std::span<const JobId> running() const { return state_.running(); }
   const std::vector<JobId>& finished() const { return state_.finished(); }
 
