@@ -202,6 +202,9 @@ auto gpus_of(const state::ClusterView& view) {
   return [&view](JobId j) { return view.spec(j).gpus; };
 }
 
+// key_seconds' first round of selected skipped jobs; each later round takes 4 times as many.
+constexpr size_t kFirstSelection = 4;
+
 // The same as a < b, without a branch on the outcome: a running job's side of a waiting job is
 // not predictable in the part of the order left unsorted.
 bool ranks_before(const RankedJob& a, const RankedJob& b) {
@@ -418,15 +421,23 @@ bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ra
     }
   }
   std::make_heap(between_.begin(), between_.end());
-  // The skipped jobs: a heap too, highest bound on top; most checks stop after a few of them.
-  auto lower = [](const Skipped& a, const Skipped& b) { return a.bound < b.bound; };
-  std::make_heap(seconds_.begin(), seconds_.end(), lower);
+  // The skipped jobs, highest bound first, selected in rounds of growing size: most checks stop
+  // after a few of them (half after 2, three in four after 8), where a heap of them all cost more.
+  auto higher = [](const Skipped& a, const Skipped& b) { return b.bound < a.bound; };
+  const std::span<Skipped> skipped(seconds_);
+  size_t selected = 0;
+  size_t round = kFirstSelection;
   uint64_t after = after_second;  // GPUs of the jobs counted after the threshold
-  for (auto top = seconds_.end(); top != seconds_.begin(); --top) {
-    std::pop_heap(seconds_.begin(), top, lower);
-    const Ranked threshold = top[-1].bound;
-    order_->rekey(running.subspan(top[-1].at, 1), view);
-    between_.push_back(running[top[-1].at]);
+  for (size_t i = 0; i < skipped.size(); ++i) {
+    if (i == selected) {
+      const size_t k = std::min(round, skipped.size() - i);
+      move_first_to_front(skipped.subspan(i), k, higher);
+      selected += k;
+      round *= 4;
+    }
+    const Ranked threshold = skipped[i].bound;
+    order_->rekey(running.subspan(skipped[i].at, 1), view);
+    between_.push_back(running[skipped[i].at]);
     std::push_heap(between_.begin(), between_.end());
     for (; !between_.empty() && threshold < between_.front(); between_.pop_back()) {
       after += between_.front().gpus;
