@@ -25,6 +25,8 @@
 
 namespace boreas::sim {
 
+class QuietRack;  // sim/thermal_reach.h
+
 // Which models run. All false = the engine as without physics (byte-identical results).
 struct PhysicsSwitches {
   bool throughput = false, comm = false, power = false, thermal = false;
@@ -177,6 +179,7 @@ class Physics {
   void init_thermal();
   void advance_rack(uint32_t rack, Time t);
   void refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed);
+  double rack_power_w(uint32_t rack, double cap, QuietRack& quiet);  // refresh_rack's first pass
   uint32_t gpu_rack(GpuId gpu) const;
   double activity(GpuId gpu) const { return gpu_act_[gpu.value()]; }
   double owner_activity(GpuId gpu) const;  // from the owner's spec: what gpu_act_ keeps

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "sim/physics.h"
 #include "sim/rack_order.h"
@@ -188,15 +189,15 @@ void Physics::advance_rack(uint32_t rack, Time t) {
   rack_time_[rack] = t;
 }
 
-// Recomputes a rack's powers, inlet and throttle states at t (temperatures already advanced to t)
-// and schedules its next throttle onset. One pass: the inlet is taken from the power at the
-// current clocks, as models::site_thermal does.
-void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
-  const Rack& rk = cluster_.racks[rack];
-  const Zone& zone = cluster_.zones[rk.zone.value()];
-  // clock_of(g) for the rack's GPUs: every one is in this rack and its zone
-  const double cap = std::min(zone_cap_clock_[rk.zone.value()], rack_cap_clock_[rack]);
+// The refresh's first pass: every GPU's power at its clock under `cap` (into power_w_) and the
+// rack's draw, summed node by node in order (static draw, then its GPUs); the GPUs go to `quiet` as
+// well, off the sum's chain of dependent adds, where its tests cost little.
+double Physics::rack_power_w(uint32_t rack, double cap, QuietRack& quiet) {
   double rack_w = 0;
+  const double* act = gpu_act_.data();
+  const double* clock = clock_.data();
+  const double* temp_c = temp_c_.data();
+  double* power_w = power_w_.data();
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
     const Node& node = cluster_.nodes[n.value()];
     rack_w += models::node_static_w(node, options_.power);
@@ -205,14 +206,39 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
     }
     const GpuType& type = cluster_.catalog.at(*node.gpu_type);
     const double idle = models::idle_w(type);
+    const double dynamic_w = type.tdp_w - idle;  // power_at's at full clock, taken once
+    const double max_c = node_max_c_[n.value()];
+    const double onset_c = max_c - kOnsetSlackC;
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
-      power_w_[g] = power_at(type, idle, std::min(clock_[g], cap), gpu_act_[g], options_.power);
-      rack_w += power_w_[g];
+      if (clock[g] == 1.0 && cap == 1.0) [[likely]] {
+        power_w[g] = idle + dynamic_w * act[g];
+        quiet.gpu(temp_c[g], onset_c, power_w[g]);
+      } else {
+        power_w[g] = power_at(type, idle, std::min(clock[g], cap), act[g], options_.power);
+        quiet.below_full_clock();
+      }
+      rack_w += power_w[g];
     }
+    quiet.end_node(max_c, node_rc_[n.value()]);
   }
+  return rack_w;
+}
+
+// Recomputes a rack's powers, inlet and throttle states at t (temperatures already advanced to t)
+// and schedules its next throttle onset. One pass: the inlet is taken from the power at the
+// current clocks, as models::site_thermal does.
+void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
+  const Rack& rk = cluster_.racks[rack];
+  const Zone& zone = cluster_.zones[rk.zone.value()];
+  // clock_of(g) for the rack's GPUs: every one is in this rack and its zone
+  const double cap = std::min(zone_cap_clock_[rk.zone.value()], rack_cap_clock_[rack]);
+  QuietRack quiet;
+  double rack_w = rack_power_w(rack, cap, quiet);
   const bool thermal = options_.on.thermal;
   const double inlet =
       thermal ? models::rack_inlet_c(zone, rk, rack_w / 1000.0, options_.thermal) : zone.inlet_c;
+  // The second pass only looks at GPUs quiet_in_refresh does not skip: none, usually (QuietRack).
+  const bool second_pass = thermal && !quiet.all_quiet(inlet, rack_w);
   Duration next = Duration::infinite();
   // A GPU left at its limit at full clock is looked at again a microsecond later — a second pass,
   // since this pass took the inlet from the clocks it started with — but only if this pass changed
@@ -220,11 +246,13 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
   // microsecond until the GPU cooled (min_clock = 1, where GPUs overshoot their limit).
   bool at_limit = false;
   bool clocks_changed = false;
-  for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
+  const std::span<const NodeId> second_pass_nodes =
+      second_pass ? state_.nodes_of_rack(RackId(rack)) : std::span<const NodeId>();
+  for (NodeId n : second_pass_nodes) {
     const Node& node = cluster_.nodes[n.value()];
     const models::Rc& rc = node_rc_[n.value()];
     const double max_c = node_max_c_[n.value()];
-    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && thermal; ++g) {
+    for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       const double act = gpu_act_[g];
       if (quiet_in_refresh(act, clock_[g], temp_c_[g], max_c - kOnsetSlackC, max_c, inlet, power_w_[g], rc)) {
         continue;
