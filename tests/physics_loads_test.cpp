@@ -1,7 +1,10 @@
-// Property: the per-GPU activity and charged queue that the engine's physics keeps on start and
-// stop (src/sim/physics_loads.cpp) equal what the GPUs' owners say, after every step of random runs.
+// Properties: the per-GPU activity and charged queue that the engine's physics keeps on start and
+// stop (src/sim/physics_loads.cpp) equal what the GPUs' owners say, after every step of random runs;
+// and the node sums the rack refresh keeps to sum a rack again only from its first changed node
+// (Physics::NodeSum) equal the plain sum taken afresh, on random runs that throttle and cap.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -106,6 +109,70 @@ TEST(PhysicsLoads, CheckCatchesAStopThePhysicsMissed) {
   const Status st = physics.check_gpu_loads();
   ASSERT_FALSE(st.is_ok());
   EXPECT_NE(st.message().find("GPU 0 keeps activity"), std::string::npos) << st.message();
+}
+
+// Hot air racks that throttle (inlet 36 °C; rack 0 cooled for 5 kW, so its inlet rises with its
+// draw), rack 1 with an electrical limit and the zone with a power cap that bind when busy, so
+// clocks and caps move as well as activities.
+Cluster throttling_capped_cluster() {
+  Cluster c = testing::hot_air_cluster(3, 4, 8, 36);  // 96 GPUs
+  c.racks[0].cooling_limit_kw = 5;
+  c.racks[1].power_limit_kw = 9;
+  c.zones[0].power_cap_kw = 30;
+  return c;
+}
+
+// The rack checks due by t, in time order, as the engine's heap would hand them over.
+void run_rack_events(sim::Physics& physics, std::vector<sim::RackEvent>& pending, Time t, std::vector<JobId>& changed) {
+  pending.insert(pending.end(), physics.events().begin(), physics.events().end());
+  physics.clear_events();
+  std::sort(pending.begin(), pending.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
+  while (!pending.empty() && pending.front().at <= t) {
+    const sim::RackEvent e = pending.front();
+    pending.erase(pending.begin());
+    physics.on_rack_event(e, changed);
+    pending.insert(pending.end(), physics.events().begin(), physics.events().end());
+    physics.clear_events();
+    std::sort(pending.begin(), pending.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
+  }
+}
+
+TEST(PhysicsNodeSums, KeptSumsEqualThePlainSumOnRandomRunsThatThrottleAndCap) {
+  const Cluster c = throttling_capped_cluster();
+  uint64_t checked = 0;
+  double throttled_gpu_hours = 0;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    std::mt19937_64 rng(seed);
+    testing::JobListBuilder jobs = random_jobs(rng);
+    state::ClusterState state(c, jobs.jobs(), jobs.symbols());
+    sim::Physics physics(state, all_models());
+    Driver d{c, state, physics, {}};
+    std::vector<JobId> running;
+    std::vector<sim::RackEvent> pending;
+    for (uint32_t j = 0; j < kJobs; ++j) {
+      ASSERT_TRUE(state.submit(JobId(j), Time()).is_ok());
+    }
+    uint32_t next = 0;
+    Time t;
+    for (int step = 1; step <= 300; ++step) {
+      t = t + Duration::seconds(rng() % 4 == 0 ? 0 : static_cast<int64_t>(1 + rng() % 900));  // repeats at an instant too
+      run_rack_events(physics, pending, t, d.changed);
+      if (!running.empty() && (next == kJobs || rng() % 2 == 0)) {
+        const size_t k = rng() % running.size();
+        d.stop(running[k], t);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+      } else if (next < kJobs && d.start(JobId(next), t)) {
+        running.push_back(JobId(next++));
+      }
+      const Result<uint32_t> kept = physics.check_node_sums();
+      ASSERT_TRUE(kept.is_ok()) << "seed " << seed << ", step " << step << ": " << kept.status().message();
+      checked += *kept;
+    }
+    physics.advance(t);
+    throttled_gpu_hours += physics.totals().throttled_gpu_hours;
+  }
+  EXPECT_GT(checked, 10000u);             // kept sums were there to check
+  EXPECT_GT(throttled_gpu_hours, 0.0);  // clocks moved
 }
 
 }  // namespace

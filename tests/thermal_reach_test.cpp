@@ -7,6 +7,7 @@
 // and a rack sim::QuietRack finds all quiet is one whose every GPU quiet_in_refresh skips.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -151,19 +152,25 @@ TEST(QuietRackProperty, AllQuietRacksAreOnesEveryGpuOfWhichIsQuiet) {
     // Fed as Physics::rack_power_w feeds it: node by node, in order.
     sim::QuietRack quiet;
     double sum_w = 0;
+    size_t first = 0;  // the node's first GPU
     for (size_t g = 0; g < rack.gpus.size(); ++g) {
-      const RackGpu& gpu = rack.gpus[g];
-      if (gpu.clock == 1.0 && rack.cap == 1.0) {
-        quiet.gpu(gpu.temp, gpu.max_c - kSlack, gpu.power);
-      } else {
-        quiet.below_full_clock();
+      sum_w += rack.gpus[g].power;
+      const bool node_ends = g + 1 == rack.gpus.size() || rack.gpus[g + 1].max_c != rack.gpus[g].max_c ||
+                             rack.gpus[g + 1].rc.r_c_per_w != rack.gpus[g].rc.r_c_per_w;
+      if (!node_ends) {
+        continue;
       }
-      sum_w += gpu.power;
-      const bool node_ends = g + 1 == rack.gpus.size() || rack.gpus[g + 1].max_c != gpu.max_c ||
-                             rack.gpus[g + 1].rc.r_c_per_w != gpu.rc.r_c_per_w;
-      if (node_ends) {
-        quiet.end_node(gpu.max_c, gpu.rc);
+      bool full_clock = true;
+      double max_w = -std::numeric_limits<double>::infinity();
+      std::vector<double> temps;
+      for (size_t k = first; k <= g; ++k) {
+        full_clock = full_clock && rack.gpus[k].clock == 1.0 && rack.cap == 1.0;
+        max_w = std::max(max_w, rack.gpus[k].power);
+        temps.push_back(rack.gpus[k].temp);
       }
+      const RackGpu& node = rack.gpus[g];
+      quiet.add_node(full_clock, sim::below_onset(temps, node.max_c - kSlack), max_w, node.max_c, node.rc);
+      first = g + 1;
     }
     if (!quiet.all_quiet(rack.inlet, sum_w)) {
       ++loud_racks;

@@ -152,6 +152,11 @@ class Physics {
   // The per-GPU activity and queue kept on start and stop, checked against the GPUs' owners now
   // (tests): an error names the first GPU whose kept value differs.
   Status check_gpu_loads() const;
+  // The node sums the rack refresh keeps (NodeSum) against the plain computation now (tests): each
+  // node's `cool` against its temperatures, and every node a refresh would not sum again (its
+  // rack's cap unchanged, it and the nodes before it not stale) against the rack's sum taken afresh
+  // in order with models::gpu_power_w, bit for bit. Returns how many such nodes it checked.
+  Result<uint32_t> check_node_sums() const;
   const PhysicsOptions& options() const { return options_; }
 
  private:
@@ -180,6 +185,8 @@ class Physics {
   void advance_rack(uint32_t rack, Time t);
   void refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed);
   double rack_power_w(uint32_t rack, double cap, QuietRack& quiet);  // refresh_rack's first pass
+  double sum_node(NodeId node, double cap, double rack_w);             // one node of it
+  void note_node_temps(NodeId node);  // after its GPUs' temperatures moved: NodeSum::cool
   uint32_t gpu_rack(GpuId gpu) const;
   double activity(GpuId gpu) const { return gpu_act_[gpu.value()]; }
   double owner_activity(GpuId gpu) const;  // from the owner's spec: what gpu_act_ keeps
@@ -220,6 +227,19 @@ class Physics {
   std::vector<double> gpu_act_;
   std::vector<uint32_t> gpu_queue_;
   std::vector<RackSample> rack_sample_;  // per rack: its last sample (sample_rack)
+  // Per node, what the refresh's first pass (rack_power_w) found, kept until the node's powers may
+  // change (its GPUs' activity or clock, the rack's cap: `stale`), so that a pass sums again only
+  // from the rack's first stale node on: the rack's sum through a node depends only on that node
+  // and the ones before it. `cool` is kept by the passes that move temperatures.
+  struct NodeSum {
+    double through_w = 0;     // the rack's sum through this node: its static draw, then its GPUs
+    double max_w = 0;         // its GPUs' largest power
+    bool full_clock = false;  // every GPU at clock 1 under a cap of 1
+    bool cool = false;        // every GPU below its onset (QuietRack)
+    bool stale = true;
+  };
+  std::vector<NodeSum> node_sum_;
+  std::vector<double> rack_sum_cap_;  // per rack: the cap its node sums were taken under
   static constexpr uint32_t kIdleQueue = std::numeric_limits<uint32_t>::max();
   std::vector<double> zone_cap_clock_;  // 1 = the zone's cap does not bind
   std::vector<double> rack_cap_clock_;  // 1 = the rack's cap does not bind

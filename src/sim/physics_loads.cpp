@@ -25,6 +25,7 @@ void Physics::set_gpu_loads(std::span<const GpuId> gpus, JobId owner) {
   for (GpuId g : gpus) {
     gpu_act_[g.value()] = act;
     gpu_queue_[g.value()] = queue;
+    node_sum_[state_.node_of(g).value()].stale = true;  // its powers change
   }
 }
 

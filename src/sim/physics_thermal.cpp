@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <span>
+#include <string>
 
 #include "sim/physics.h"
 #include "sim/rack_order.h"
@@ -99,6 +101,8 @@ void Physics::init_thermal() {
   zone_cap_clock_.assign(cluster_.zones.size(), 1.0);
   rack_cap_clock_.assign(cluster_.racks.size(), 1.0);
   zone_racks_ = racks_of_capped_zones(cluster_);
+  node_sum_.assign(cluster_.nodes.size(), NodeSum{});
+  rack_sum_cap_.assign(cluster_.racks.size(), std::numeric_limits<double>::quiet_NaN());
   gpu_act_.assign(gpus, 0.0);
   gpu_queue_.assign(gpus, kIdleQueue);
   gpu_zone_.assign(gpus, 0);
@@ -117,6 +121,7 @@ void Physics::init_thermal() {
       for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
         temp_c_[g] = models::steady_state_c(rack_inlet_c_[r], power_w_[g], node_rc_[n.value()]);
       }
+      note_node_temps(n);
     }
   }
   events_.clear();
@@ -176,6 +181,7 @@ void Physics::advance_rack(uint32_t rack, Time t) {
     if (node.gpu_count > 0) {
       node_temps(node, node_rc_[n.value()], rack_inlet_c_[rack], decay.of(node_rc_[n.value()]),
                  &temp_c_[node.first_gpu]);
+      note_node_temps(n);
     }
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count && energy; ++g) {
       const uint32_t q = gpu_queue_[g];
@@ -189,39 +195,98 @@ void Physics::advance_rack(uint32_t rack, Time t) {
   rack_time_[rack] = t;
 }
 
+void Physics::note_node_temps(NodeId n) {
+  const Node& node = cluster_.nodes[n.value()];
+  node_sum_[n.value()].cool = below_onset(std::span<const double>(&temp_c_[node.first_gpu], node.gpu_count),
+                                          node_max_c_[n.value()] - kOnsetSlackC);
+}
+
 // The refresh's first pass: every GPU's power at its clock under `cap` (into power_w_) and the
-// rack's draw, summed node by node in order (static draw, then its GPUs); the GPUs go to `quiet` as
-// well, off the sum's chain of dependent adds, where its tests cost little.
+// rack's draw, summed node by node in order (static draw, then its GPUs) from the first stale node
+// on (NodeSum: the nodes before it sum to what they summed to last time); every node goes to
+// `quiet`.
 double Physics::rack_power_w(uint32_t rack, double cap, QuietRack& quiet) {
+  bool summing = !(cap == rack_sum_cap_[rack]);  // another cap: every power may change
+  rack_sum_cap_[rack] = cap;
   double rack_w = 0;
-  const double* act = gpu_act_.data();
-  const double* clock = clock_.data();
-  const double* temp_c = temp_c_.data();
-  double* power_w = power_w_.data();
   for (NodeId n : state_.nodes_of_rack(RackId(rack))) {
-    const Node& node = cluster_.nodes[n.value()];
-    rack_w += models::node_static_w(node, options_.power);
-    if (node.gpu_count == 0) {
-      continue;
-    }
+    const NodeSum& kept = node_sum_[n.value()];
+    summing |= kept.stale;  // from the first stale node on, every node is summed again
+    rack_w = summing ? sum_node(n, cap, rack_w) : kept.through_w;
+    quiet.add_node(kept.full_clock, kept.cool, kept.max_w, node_max_c_[n.value()], node_rc_[n.value()]);
+  }
+  return rack_w;
+}
+
+// Adds the node's static draw and then its GPUs' powers (into power_w_) to `rack_w`, in order, and
+// keeps what it found in node_sum_; returns the sum.
+double Physics::sum_node(NodeId n, double cap, double rack_w) {
+  const Node& node = cluster_.nodes[n.value()];
+  rack_w += models::node_static_w(node, options_.power);
+  double max_w = -std::numeric_limits<double>::infinity();
+  bool full_clock = true;
+  if (node.gpu_count > 0) {
     const GpuType& type = cluster_.catalog.at(*node.gpu_type);
     const double idle = models::idle_w(type);
     const double dynamic_w = type.tdp_w - idle;  // power_at's at full clock, taken once
-    const double max_c = node_max_c_[n.value()];
-    const double onset_c = max_c - kOnsetSlackC;
+    const double* act = gpu_act_.data();
+    const double* clock = clock_.data();
+    double* power_w = power_w_.data();
     for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
       if (clock[g] == 1.0 && cap == 1.0) [[likely]] {
         power_w[g] = idle + dynamic_w * act[g];
-        quiet.gpu(temp_c[g], onset_c, power_w[g]);
       } else {
         power_w[g] = power_at(type, idle, std::min(clock[g], cap), act[g], options_.power);
-        quiet.below_full_clock();
+        full_clock = false;
       }
       rack_w += power_w[g];
+      max_w = std::max(max_w, power_w[g]);
     }
-    quiet.end_node(max_c, node_rc_[n.value()]);
   }
+  node_sum_[n.value()] = NodeSum{rack_w, max_w, full_clock, node_sum_[n.value()].cool, false};
   return rack_w;
+}
+
+Result<uint32_t> Physics::check_node_sums() const {
+  uint32_t checked = 0;
+  for (uint32_t r = 0; r < cluster_.racks.size(); ++r) {
+    const double cap = std::min(zone_cap_clock_[cluster_.racks[r].zone.value()], rack_cap_clock_[r]);
+    bool kept_valid = cap == rack_sum_cap_[r];
+    double sum_w = 0;
+    for (NodeId n : state_.nodes_of_rack(RackId(r))) {
+      const Node& node = cluster_.nodes[n.value()];
+      const NodeSum& kept = node_sum_[n.value()];
+      const std::string where = "physics: rack " + std::to_string(r) + ", node " + std::to_string(n.value());
+      bool cool = true, full_clock = true;
+      double max_w = -std::numeric_limits<double>::infinity();
+      bool powers_kept = true;
+      sum_w += models::node_static_w(node, options_.power);
+      for (uint32_t g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g) {
+        const double p = models::gpu_power_w(cluster_.catalog.at(*node.gpu_type), gpu_act_[g],
+                                             std::min(clock_[g], cap), options_.power);
+        cool = cool && temp_c_[g] < node_max_c_[n.value()] - kOnsetSlackC;
+        full_clock = full_clock && clock_[g] == 1.0 && cap == 1.0;
+        max_w = std::max(max_w, p);
+        powers_kept = powers_kept && power_w_[g] == p;
+        sum_w += p;
+      }
+      if (kept.cool != cool) {
+        return internal_error(where + " keeps cool = " + std::to_string(kept.cool) + ", its temperatures say " +
+                              std::to_string(cool));
+      }
+      kept_valid = kept_valid && !kept.stale;
+      if (!kept_valid) {
+        continue;
+      }
+      if (kept.through_w != sum_w || kept.max_w != max_w || kept.full_clock != full_clock || !powers_kept) {
+        return internal_error(where + " keeps a sum of " + std::to_string(kept.through_w) + " W (largest " +
+                              std::to_string(kept.max_w) + " W), afresh " + std::to_string(sum_w) + " W (largest " +
+                              std::to_string(max_w) + " W)" + (powers_kept ? "" : ", its GPUs' powers differ"));
+      }
+      ++checked;
+    }
+  }
+  return checked;
 }
 
 // Recomputes a rack's powers, inlet and throttle states at t (temperatures already advanced to t)
@@ -268,6 +333,7 @@ void Physics::refresh_rack(uint32_t rack, Time t, std::vector<JobId>& changed) {
       }
       if (clock != clock_[g]) {
         clocks_changed = true;
+        node_sum_[n.value()].stale = true;  // its powers change
         throttled_ += (clock < 1.0 ? 1 : 0) - (clock_[g] < 1.0 ? 1 : 0);
         clock_deficit_ = throttled_ == 0 ? 0.0 : clock_deficit_ + clock_[g] - clock;
         clock_[g] = clock;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "models/thermal.h"
 
@@ -26,42 +27,43 @@ inline bool quiet_in_refresh(double act, double clock, double temp_c, double ons
   return (clock == 1.0) & (!busy | cool);
 }
 
-// A rack's GPUs gathered in the refresh's first pass, before its inlet is known, so that one test
+// Whether every temperature is below the onset (so below the limit the onset is under).
+inline bool below_onset(std::span<const double> temps_c, double onset_c) {
+  bool below = true;
+  for (double t : temps_c) {
+    below &= t < onset_c;
+  }
+  return below;
+}
+
+// A rack's nodes gathered in the refresh's first pass, before its inlet is known, so that one test
 // after it can tell that quiet_in_refresh holds for every GPU and the second pass has nothing to do.
-// Sufficient, not necessary, and stricter than quiet_in_refresh: every GPU at full clock (the
-// others are below_full_clock), and on a node with a thermal model (R > 0) every GPU, idle or busy,
-// below its onset (so below its limit) with its steady state bounded by inlet + the node's largest
-// power × R ≤ the lowest limit of such a node. Floating × by R > 0 and + are monotone, so
-// inlet + P·R ≤ inlet + max P·R ≤ min limit ≤ its limit holds as computed (steady_state_c is the
-// same inlet + P·R). A NaN power makes the powers' sum NaN, which all_quiet refuses.
+// Sufficient, not necessary, and stricter than quiet_in_refresh: every GPU at full clock, and on a
+// node with a thermal model (R > 0) every GPU, idle or busy, below its onset (so below its limit)
+// with its steady state bounded by inlet + the node's largest power × R ≤ the lowest limit of such
+// a node. Floating × by R > 0 and + are monotone, so inlet + P·R ≤ inlet + max P·R ≤ min limit ≤
+// its limit holds as computed (steady_state_c is the same inlet + P·R). A NaN power, which the
+// largest power skips, makes the powers' sum NaN, which all_quiet refuses.
 class QuietRack {
  public:
-  // A GPU at full clock of the node being gathered.
-  void gpu(double temp_c, double onset_c, double power_w) {
-    node_cool_ &= temp_c < onset_c;
-    node_max_w_ = std::max(node_max_w_, power_w);
-  }
-  void below_full_clock() { loud_ = true; }
-  // Ends the node whose GPUs were just gathered: their limit and RC.
-  void end_node(double max_c, const models::Rc& rc) {
+  // One node: whether all its GPUs are at full clock, whether all are below_onset, their largest
+  // power (std::max from −∞), its limit and RC.
+  void add_node(bool full_clock, bool cool, double max_w, double max_c, const models::Rc& rc) {
+    loud_ |= !full_clock;
     if (rc.r_c_per_w > 0) {
-      loud_ |= !node_cool_;
-      max_rise_c_ = std::max(max_rise_c_, node_max_w_ * rc.r_c_per_w);
+      loud_ |= !cool;
+      max_rise_c_ = std::max(max_rise_c_, max_w * rc.r_c_per_w);
       min_max_c_ = std::min(min_max_c_, max_c);
     }
-    node_cool_ = true;
-    node_max_w_ = -std::numeric_limits<double>::infinity();
   }
-  // Whether quiet_in_refresh holds for every GPU gathered, at this inlet; `power_sum_w` is a sum
-  // with every gathered GPU's power in it.
+  // Whether quiet_in_refresh holds for every GPU of the nodes added, at this inlet; `power_sum_w`
+  // is a sum with every one of their powers in it.
   bool all_quiet(double inlet_c, double power_sum_w) const {
     return !loud_ && power_sum_w == power_sum_w && inlet_c + max_rise_c_ <= min_max_c_;
   }
 
  private:
   bool loud_ = false;
-  bool node_cool_ = true;
-  double node_max_w_ = -std::numeric_limits<double>::infinity();
   double max_rise_c_ = -std::numeric_limits<double>::infinity();
   double min_max_c_ = std::numeric_limits<double>::infinity();
 };
