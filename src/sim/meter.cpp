@@ -29,7 +29,24 @@ double fill(std::span<Claim> claims, std::span<size_t> order, double capacity, b
     total_weight += w;
   }
   std::sort(keys.begin(), keys.end());
-  for (const auto& [key, i] : keys) {
+  size_t k = 0;
+  // The claims met in full come first (ascending demand per weight). While the share is not below
+  // the demand, std::min gives the demand: the next capacity is known without waiting for the
+  // share's division, which only decides the loop's (predicted) branch. The first claim whose
+  // share is below its demand and every claim after it take the min as before.
+  for (; k < keys.size(); ++k) {
+    const size_t i = keys[k].second;
+    const double w = weighted ? claims[i].weight : 1.0;
+    const double share = total_weight > 0 ? capacity * w / total_weight : 0;
+    if (share < claims[i].demand) {
+      break;
+    }
+    claims[i].entitled = claims[i].demand;
+    capacity -= claims[i].entitled;
+    total_weight -= w;
+  }
+  for (; k < keys.size(); ++k) {
+    const size_t i = keys[k].second;
     const double w = weighted ? claims[i].weight : 1.0;
     const double share = total_weight > 0 ? capacity * w / total_weight : 0;
     claims[i].entitled = std::min(claims[i].demand, share);
