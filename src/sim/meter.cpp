@@ -218,9 +218,7 @@ void Meter::sync_job(JobId job) {
   const uint32_t c = class_of(spec);
   if (where_[j] == Where::kPending) {
     pending_[q] -= spec.gpus;
-    if (--waiting_[c][spec.gpus] == 0) {
-      waiting_[c].erase(spec.gpus);
-    }
+    waiting_[c].remove(spec.gpus);
   } else if (where_[j] == Where::kRunning) {
     held_[q] -= spec.gpus;
     work_ -= work_rate_[j];
@@ -230,7 +228,7 @@ void Meter::sync_job(JobId job) {
   where_[j] = waits ? Where::kPending : now == JobState::kRunning ? Where::kRunning : Where::kNone;
   if (where_[j] == Where::kPending) {
     pending_[q] += spec.gpus;
-    ++waiting_[c][spec.gpus];
+    waiting_[c].add(spec.gpus);
   } else if (where_[j] == Where::kRunning) {
     held_[q] += spec.gpus;
     work_rate_[j] = state_.record(job).rate * spec.gpus;
@@ -275,9 +273,7 @@ void Meter::bucket_demand(const std::vector<uint64_t>& free_by_type) {
     for (GpuTypeId t : class_types_[c]) {
       class_free_[c] += t.value() < free_by_type.size() ? free_by_type[t.value()] : 0;
     }
-    for (auto it = waiting_[c].begin(); it != waiting_[c].end() && it->first <= class_free_[c]; ++it) {
-      class_demand_[c] += it->first * it->second;
-    }
+    class_demand_[c] += waiting_[c].gpus_up_to(class_free_[c]);
   }
 }
 
