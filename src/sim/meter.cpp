@@ -29,7 +29,24 @@ double fill(std::span<Claim> claims, std::span<size_t> order, double capacity, b
     total_weight += w;
   }
   std::sort(keys.begin(), keys.end());
-  for (const auto& [key, i] : keys) {
+  size_t k = 0;
+  // The claims met in full come first (ascending demand per weight). While the share is not below
+  // the demand, std::min gives the demand: the next capacity is known without waiting for the
+  // share's division, which only decides the loop's (predicted) branch. The first claim whose
+  // share is below its demand and every claim after it take the min as before.
+  for (; k < keys.size(); ++k) {
+    const size_t i = keys[k].second;
+    const double w = weighted ? claims[i].weight : 1.0;
+    const double share = total_weight > 0 ? capacity * w / total_weight : 0;
+    if (share < claims[i].demand) {
+      break;
+    }
+    claims[i].entitled = claims[i].demand;
+    capacity -= claims[i].entitled;
+    total_weight -= w;
+  }
+  for (; k < keys.size(); ++k) {
+    const size_t i = keys[k].second;
     const double w = weighted ? claims[i].weight : 1.0;
     const double share = total_weight > 0 ? capacity * w / total_weight : 0;
     claims[i].entitled = std::min(claims[i].demand, share);
@@ -201,9 +218,7 @@ void Meter::sync_job(JobId job) {
   const uint32_t c = class_of(spec);
   if (where_[j] == Where::kPending) {
     pending_[q] -= spec.gpus;
-    if (--waiting_[c][spec.gpus] == 0) {
-      waiting_[c].erase(spec.gpus);
-    }
+    waiting_[c].remove(spec.gpus);
   } else if (where_[j] == Where::kRunning) {
     held_[q] -= spec.gpus;
     work_ -= work_rate_[j];
@@ -213,7 +228,7 @@ void Meter::sync_job(JobId job) {
   where_[j] = waits ? Where::kPending : now == JobState::kRunning ? Where::kRunning : Where::kNone;
   if (where_[j] == Where::kPending) {
     pending_[q] += spec.gpus;
-    ++waiting_[c][spec.gpus];
+    waiting_[c].add(spec.gpus);
   } else if (where_[j] == Where::kRunning) {
     held_[q] += spec.gpus;
     work_rate_[j] = state_.record(job).rate * spec.gpus;
@@ -258,9 +273,7 @@ void Meter::bucket_demand(const std::vector<uint64_t>& free_by_type) {
     for (GpuTypeId t : class_types_[c]) {
       class_free_[c] += t.value() < free_by_type.size() ? free_by_type[t.value()] : 0;
     }
-    for (auto it = waiting_[c].begin(); it != waiting_[c].end() && it->first <= class_free_[c]; ++it) {
-      class_demand_[c] += it->first * it->second;
-    }
+    class_demand_[c] += waiting_[c].gpus_up_to(class_free_[c]);
   }
 }
 

@@ -20,6 +20,7 @@
 #include "core/time.h"
 #include "policy/placement.h"
 #include "policy/reason_book.h"
+#include "sim/gang_counts.h"
 #include "state/cluster_state.h"
 
 namespace boreas::sim {
@@ -109,7 +110,7 @@ class Meter {
   policy::TypeFilter types_;
   std::map<uint32_t, uint32_t> class_by_symbol_;       // gpu_types symbol -> class
   std::vector<std::vector<GpuTypeId>> class_types_;    // class -> types it accepts
-  std::vector<std::map<uint32_t, uint64_t>> waiting_;  // class -> gang size -> pending jobs
+  std::vector<GangCounts> waiting_;                    // class -> pending jobs by gang size
   std::vector<uint32_t> job_class_;                    // per job (kNoClass until seen)
   std::vector<uint32_t> job_queue_;                    // per job: dense queue index
   std::vector<Where> where_;                           // per job

@@ -1,8 +1,11 @@
 #include "sim/metrics.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
+
+#include "sim/named_groups.h"
 
 namespace boreas::sim {
 
@@ -14,6 +17,40 @@ double percentile(std::span<const double> sorted, double p) {
   const auto lo = static_cast<size_t>(std::floor(rank));
   const size_t hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - static_cast<double>(lo));
+}
+
+namespace {
+
+// values[k] becomes the order statistic of rank k. Invariant: values[0, from) holds the `from`
+// smallest values (in any order), so a rank at or past `from` is selected among the rest only.
+double rank_value(std::span<double> values, size_t& from, size_t k) {
+  if (k >= from) {
+    std::nth_element(values.begin() + static_cast<ptrdiff_t>(from), values.begin() + static_cast<ptrdiff_t>(k),
+                     values.end());
+    from = k + 1;
+  } else {
+    std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(k),
+                     values.begin() + static_cast<ptrdiff_t>(from));
+  }
+  return values[k];
+}
+
+}  // namespace
+
+void select_percentiles(std::span<double> values, std::span<const double> ps, std::span<double> out) {
+  size_t from = 0;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    if (values.empty()) {
+      out[i] = 0;
+      continue;
+    }
+    const double rank = ps[i] / 100.0 * static_cast<double>(values.size() - 1);
+    const auto lo = static_cast<size_t>(std::floor(rank));
+    const size_t hi = std::min(lo + 1, values.size() - 1);
+    const double low = rank_value(values, from, lo);
+    const double high = rank_value(values, from, hi);
+    out[i] = low + (high - low) * (rank - static_cast<double>(lo));
+  }
 }
 
 namespace {
@@ -33,17 +70,26 @@ void add_job(Group& g, double jct, const JobSpec& spec, const state::JobRecord& 
   }
 }
 
-// Sorts the group's slowdowns and fills the statistics every group has.
+constexpr std::array<double, 3> kJudgedPercentiles = {50, 95, 99};
+
+// p50, p95 and p99 of `values` (reordered), by selection.
+std::array<double, 3> judged_percentiles(std::vector<double>& values) {
+  std::array<double, 3> out{};
+  select_percentiles(values, kJudgedPercentiles, out);
+  return out;
+}
+
+// Reorders the group's slowdowns and fills the statistics every group has.
 JctStats stats_of(Group& g) {
   JctStats s;
   s.jobs = g.jct.size();
   if (!g.jct.empty()) {
     s.avg_jct_s = std::accumulate(g.jct.begin(), g.jct.end(), 0.0) / static_cast<double>(g.jct.size());
   }
-  std::sort(g.slowdown.begin(), g.slowdown.end());
-  s.slowdown_p50 = percentile(g.slowdown, 50);
-  s.slowdown_p95 = percentile(g.slowdown, 95);
-  s.slowdown_p99 = percentile(g.slowdown, 99);
+  const auto [p50, p95, p99] = judged_percentiles(g.slowdown);
+  s.slowdown_p50 = p50;
+  s.slowdown_p95 = p95;
+  s.slowdown_p99 = p99;
   return s;
 }
 
@@ -69,13 +115,13 @@ void finish_groups(std::map<std::string, Group>& queues, std::map<std::string, G
 
 // The whole run's JCT statistics (percentiles as the peers compute them).
 void add_jct(Summary& s, Group& all) {
-  const JctStats st = stats_of(all);
-  std::sort(all.jct.begin(), all.jct.end());
+  const JctStats st = stats_of(all);  // the average first: it sums the JCTs in job order
+  const auto [p50, p95, p99] = judged_percentiles(all.jct);
   s.completed = st.jobs;
   s.avg_jct_s = st.avg_jct_s;
-  s.p50_jct_s = percentile(all.jct, 50);
-  s.p95_jct_s = percentile(all.jct, 95);
-  s.p99_jct_s = percentile(all.jct, 99);
+  s.p50_jct_s = p50;
+  s.p95_jct_s = p95;
+  s.p99_jct_s = p99;
   s.avg_queue_s = st.jobs > 0 ? all.queue_s / static_cast<double>(st.jobs) : 0;
   s.slowdown_p50 = st.slowdown_p50;
   s.slowdown_p95 = st.slowdown_p95;
@@ -199,6 +245,8 @@ Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const 
   s.jobs = jobs.size();
   Group all;
   std::map<std::string, Group> queues, classes;
+  NamedGroups<Group> queue_of, class_of;
+  const auto name_of = [&](Symbol sym) { return group_name(sym, symbols); };
   double work = 0;
   for (const JobSpec& j : jobs) {
     const state::JobRecord& r = result.jobs[j.id.value()];
@@ -210,8 +258,8 @@ Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const 
     const double t = (r.end - j.submit).to_seconds();
     work += j.duration.to_seconds() * j.gpus;
     add_job(all, t, j, r);
-    add_job(queues[group_name(j.queue, symbols)], t, j, r);
-    add_job(classes[group_name(j.priority_class, symbols)], t, j, r);
+    add_job(queue_of.of(j.queue, queues, name_of), t, j, r);
+    add_job(class_of.of(j.priority_class, classes, name_of), t, j, r);
   }
   add_jct(s, all);
   s.completed_ref_gpu_hours = work / 3600.0;

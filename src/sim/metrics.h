@@ -124,6 +124,11 @@ void add_multi_node_metrics(Summary& s, const SimResult& result, std::span<const
 
 // p in [0, 100] of ascending `sorted`; 0 when empty.
 double percentile(std::span<const double> sorted, double p);
+// percentile(sorted(values), ps[i]) into out[i] for every i, without sorting: only the order
+// statistics the percentiles read are selected (nth_element among the values not yet placed), so
+// `values` is left partly ordered. The same numbers, since an order statistic's value does not
+// depend on how it was found (values without NaN; +0 and −0 would count as equal).
+void select_percentiles(std::span<double> values, std::span<const double> ps, std::span<double> out);
 
 Summary summarize(const SimResult& result, std::span<const JobSpec> jobs, const SymbolTable& symbols,
                   uint32_t cluster_gpus);

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "sim/run_nodes.h"
 #include "sim/series_columns.h"
 
 namespace boreas::sim {
@@ -188,16 +189,6 @@ void pending_reason(const SimResult& result, JobId job, std::string& out) {
   }
 }
 
-// csv(s) appended to `out`, without a copy when s needs no quotes.
-void append_csv(fmt::memory_buffer& out, std::string_view s) {
-  if (!csv_needs_quotes(s)) {
-    out.append(s);
-    return;
-  }
-  const std::string quoted = csv(s);
-  out.append(std::string_view(quoted));
-}
-
 // One jobs.csv line; `reason` is scratch.
 void append_job(fmt::memory_buffer& out, const JobSpec& j, const SimResult& result, const SymbolTable& sym,
                 std::string& reason) {
@@ -206,11 +197,11 @@ void append_job(fmt::memory_buffer& out, const JobSpec& j, const SimResult& resu
   const bool ended = r.state == JobState::kCompleted || r.state == JobState::kFailed;
   const auto to = std::back_inserter(out);
   fmt::format_to(to, FMT_COMPILE("{},"), j.id.value());
-  append_csv(out, sym.view(j.name));
+  append_csv_field(out, sym.view(j.name));
   out.push_back(',');
-  append_csv(out, sym.view(j.queue));
+  append_csv_field(out, sym.view(j.queue));
   out.push_back(',');
-  append_csv(out, sym.view(j.user));
+  append_csv_field(out, sym.view(j.user));
   fmt::format_to(to, FMT_COMPILE(",{},"), j.gpus);
   append_seconds(out, j.submit, origin);
   out.push_back(',');
@@ -230,7 +221,7 @@ void append_job(fmt::memory_buffer& out, const JobSpec& j, const SimResult& resu
   fmt::format_to(to, FMT_COMPILE(",{},{},{},"), r.preemptions, r.run_time.to_seconds() * j.gpus,
                  to_string(r.state));
   pending_reason(result, j.id, reason);
-  append_csv(out, reason);
+  append_csv_field(out, reason);
   out.push_back('\n');
 }
 
@@ -294,36 +285,7 @@ std::string_view end_reason(JobState s) {
   }
 }
 
-// The node holding GPU g: GPUs of a node are consecutive and nodes sorted by first_gpu.
-uint32_t node_of_gpu(const Cluster& cluster, uint32_t g) {
-  const auto it = std::upper_bound(cluster.nodes.begin(), cluster.nodes.end(), g,
-                                   [](uint32_t v, const Node& n) { return v < n.first_gpu; });
-  return static_cast<uint32_t>(it - cluster.nodes.begin() - 1);
-}
-
-bool holds(const Node& node, uint32_t g) {
-  return g >= node.first_gpu && g < node.first_gpu + node.gpu_count;
-}
-
-// The run's nodes, each once in GPU order, ';'-separated, into `nodes` (cleared first). Sorted GPU
-// ids list each node once, in order; a GPU of the last node found needs no search, and any other
-// GPU lies on a node not listed yet.
-void run_nodes(const RunRecord& r, const Cluster& cluster, std::vector<GpuId>& sorted, std::string& nodes) {
-  nodes.clear();
-  sorted.assign(r.gpus.begin(), r.gpus.end());
-  std::sort(sorted.begin(), sorted.end());
-  uint32_t last_node = UINT32_MAX;
-  for (GpuId g : sorted) {
-    if (last_node != UINT32_MAX && holds(cluster.nodes[last_node], g.value())) {
-      continue;
-    }
-    last_node = node_of_gpu(cluster, g.value());
-    nodes += nodes.empty() ? "" : ";";
-    nodes += cluster.nodes[last_node].name;
-  }
-}
-
-void append_run(fmt::memory_buffer& out, const RunRecord& r, std::string_view nodes, Time origin) {
+void append_run(fmt::memory_buffer& out, const RunRecord& r, RunNodesField& nodes, Time origin) {
   fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},"), r.job.value(), r.run);
   append_seconds(out, r.start, origin);
   out.push_back(',');
@@ -331,7 +293,7 @@ void append_run(fmt::memory_buffer& out, const RunRecord& r, std::string_view no
     append_seconds(out, r.end, origin);
   }
   out.push_back(',');
-  append_csv(out, nodes);
+  nodes.append(out, r.gpus);
   fmt::format_to(std::back_inserter(out), FMT_COMPILE(",{},{}\n"), r.gpus.size(),
                  r.end.is_never() ? std::string_view() : end_reason(r.end_state));
 }
@@ -339,11 +301,9 @@ void append_run(fmt::memory_buffer& out, const RunRecord& r, std::string_view no
 // Lines are formatted into one buffer and written in blocks of ≈ 64 KB.
 void write_runs(std::ostream& os, const RunOutput& run, const Cluster& cluster) {
   os << "job_id,run,start_s,end_s,nodes,gpus,end_reason\n";
-  std::vector<GpuId> sorted;
-  std::string nodes;
+  RunNodesField nodes(cluster);
   fmt::memory_buffer out;
   for (const RunRecord& r : run.result.runs) {
-    run_nodes(r, cluster, sorted, nodes);
     append_run(out, r, nodes, run.result.first_submit);
     if (out.size() >= kFlushBytes) {
       os.write(out.data(), static_cast<std::streamsize>(out.size()));

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <map>
 
+#include "sim/sample_cursor.h"
+
 namespace boreas::sim {
 
 namespace {
@@ -41,17 +43,16 @@ std::vector<SeriesColumn> queue_columns(const RunOutput& run, std::span<const Jo
   }
   const size_t queues = held.size();
   std::vector<int64_t> delta((samples.size() + 1) * queues, 0);  // by (first sample seeing it, queue)
-  auto add = [&](Time at, size_t q, int64_t gpus) {
-    const auto first = std::lower_bound(samples.begin(), samples.end(), at,
-                                        [](const Sample& sample, Time t) { return sample.time < t; });
-    delta[static_cast<size_t>(first - samples.begin()) * queues + q] += gpus;
-  };
+  SampleCursor starts(samples);  // runs are recorded in start order: a forward walk, mostly
+  auto add = [&](size_t first, size_t q, int64_t gpus) { delta[first * queues + q] += gpus; };
   for (const RunRecord& r : run.result.runs) {
     const size_t q = queue_of[r.job.value()];
     const auto n = static_cast<int64_t>(r.gpus.size());
-    add(r.start, q, n);
+    add(starts.first_at_or_after(r.start), q, n);
     if (!r.end.is_never()) {
-      add(r.end, q, -n);
+      const auto end = std::lower_bound(samples.begin(), samples.end(), r.end,
+                                        [](const Sample& sample, Time t) { return sample.time < t; });
+      add(static_cast<size_t>(end - samples.begin()), q, -n);
     }
   }
   std::vector<int64_t> now(queues, 0);

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "sim/metrics.h"
+#include "sim/named_groups.h"
 
 namespace boreas::sim {
 
@@ -29,18 +30,23 @@ void add_fairness(Summary& s, const MeterTotals& m) {
 void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
                          const SymbolTable& symbols) {
   std::vector<double> preemptions;
+  preemptions.reserve(jobs.size());
   std::map<std::string, double> gpu_s;
+  NamedGroups<double> gpu_s_of;
+  const auto name_of = [&](Symbol queue) {  // as summarize names it
+    const std::string_view name = symbols.view(queue);
+    return name.empty() ? std::string("default") : std::string(name);
+  };
   double total_gpu_s = 0;
   for (const JobSpec& j : jobs) {
     const state::JobRecord& r = result.jobs[j.id.value()];
     preemptions.push_back(r.preemptions);
     const double used = r.run_time.to_seconds() * j.gpus;
-    const std::string_view queue = symbols.view(j.queue);
-    gpu_s[queue.empty() ? std::string("default") : std::string(queue)] += used;  // as summarize names it
+    gpu_s_of.of(j.queue, gpu_s, name_of) += used;
     total_gpu_s += used;
   }
-  std::sort(preemptions.begin(), preemptions.end());
-  s.preemptions_per_job_p99 = percentile(preemptions, 99);
+  const double p99 = 99;
+  select_percentiles(preemptions, std::span(&p99, 1), std::span(&s.preemptions_per_job_p99, 1));
   for (const auto& [name, used] : gpu_s) {
     s.queues[name].gpu_share = total_gpu_s > 0 ? used / total_gpu_s : 0;
   }
