@@ -30,7 +30,14 @@ class KeptAbove {
   // Lets go of every job whose bound may not hold at this round: stopped, started or re-rated since
   // the last call (the state's journals), at or past its time, or all of them when `epoch` moved.
   void expire(const state::ClusterView& view, uint64_t epoch);
-  void hold(JobId job, const SortKey& bound, Time until);
+  void hold(JobId job, const SortKey& bound, Time until, uint32_t gpus);
+  // The held jobs as (bound, job) with their gang sizes, in that order: a round's bars split it
+  // into the jobs skipped against the first bar (a prefix), those skipped against the second (the
+  // next run) and those it keys (the rest), so a round need not visit the skipped ones at all.
+  std::span<const RankedJob> by_bound() const { return by_bound_; }
+  // The jobs let go since forget_released() (some may be held again, or no longer run).
+  std::span<const JobId> released() const { return released_; }
+  void forget_released() { released_.clear(); }
   // Notes this round's first waiting job; top() is the first of them since the bounds were last
   // renewed (the highest bar seen): a job ranked before it is held against it, so that its bound
   // lets the rounds skip it whatever the bar.
@@ -110,6 +117,8 @@ class KeptAbove {
   std::vector<SortKey> bounds_;  // by job, valid while held
   std::vector<double> primary_;  // by job: bounds_[job].primary while held, else +inf
   std::vector<Entry> by_time_;   // min-heap on until_us
+  std::vector<RankedJob> by_bound_;  // the held jobs, sorted by (bound, job)
+  std::vector<JobId> released_;      // let go since forget_released()
   static constexpr RankedJob kNoBar{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
   RankedJob top_ = kNoBar;
   size_t held_ = 0;
