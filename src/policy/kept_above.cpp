@@ -21,7 +21,9 @@ void KeptAbove::release(JobId job) {
     in_[i] = 0;
     primary_[i] = std::numeric_limits<double>::infinity();
     --held_;
-    by_bound_.erase(std::lower_bound(by_bound_.begin(), by_bound_.end(), RankedJob{bounds_[i], job}));
+    const auto at = std::lower_bound(by_bound_.begin(), by_bound_.end(), RankedJob{bounds_[i], job});
+    gpus_ -= at->gpus;
+    by_bound_.erase(at);
     released_.push_back(job);
   }
 }
@@ -33,6 +35,7 @@ void KeptAbove::clear() {
     released_.push_back(r.job);
   }
   held_ = 0;
+  gpus_ = 0;
   by_bound_.clear();
   by_time_.clear();
 }
@@ -84,6 +87,7 @@ void KeptAbove::hold(JobId job, const SortKey& bound, Time until, uint32_t gpus)
   bounds_[i] = bound;
   const RankedJob entry{bound, job, gpus};
   by_bound_.insert(std::upper_bound(by_bound_.begin(), by_bound_.end(), entry), entry);
+  gpus_ += gpus;
   primary_[i] = bound.primary;
   ++held_;
   by_time_.push_back(Entry{until.us(), job, ++stamp_[i]});

@@ -25,6 +25,7 @@ class KeptAbove {
   void resize(size_t jobs);
   bool empty() const { return held_ == 0; }
   size_t size() const { return held_; }
+  uint64_t gpus() const { return gpus_; }  // of the held jobs
   // The GPUs of every running job (held or not) at the last expire(), followed from the journal.
   uint64_t running_gpus() const { return running_gpus_; }
   // Lets go of every job whose bound may not hold at this round: stopped, started or re-rated since
@@ -122,6 +123,7 @@ class KeptAbove {
   static constexpr RankedJob kNoBar{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
   RankedJob top_ = kNoBar;
   size_t held_ = 0;
+  uint64_t gpus_ = 0;  // of the held jobs
   std::vector<uint8_t> counted_;  // by job: its GPUs are in running_gpus_
   uint64_t running_gpus_ = 0;
   size_t tallied_ = 0;  // journal entries tally() has read

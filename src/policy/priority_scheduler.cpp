@@ -269,7 +269,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
   bool granted = false;
   for (int pass = 0; p != pending_.set().end() && pass < kPasses; ++p, ++pass) {
     // The held jobs left out of the items (KeptAbove::kFirst and kSecond) rank before p.
-    uint64_t held = pass == 0 ? skipped_.first_gpus + skipped_.second_gpus : 0;
+    uint64_t held = pass == 0 ? skipped_.gpus : 0;
     uint64_t before_gpus = held;
     uint64_t after_second = 0;
     size_t before = split_at(*p, running, held, before_gpus, pass == 0 ? second_ : *p, after_second);
@@ -280,7 +280,7 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
       last_second_ = second_;
       last_after_ = after_second;
       if (after_second < squeeze_ && seconds_skipped_ && !skipped_.second.empty()) {
-        held = before_gpus = skipped_.first_gpus + key_seconds(view, running, before, after_second);
+        held = before_gpus = skipped_.gpus - key_seconds(view, running, before, after_second);
         before = split_at(*p, running, held, before_gpus, second_, after_second);
       }
     }
@@ -398,7 +398,7 @@ PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterVie
 // key. T runs down the skipped jobs' bounds (skipped_.second, left out of `running`), highest
 // first: each one's job is keyed and joins `running` (the span moves), and the skips whose bound
 // ranks before T stand (their keys rank before their bounds). At the lowest T every skipped job is
-// keyed, the first bar's case. Returns the GPUs of the skipped jobs not keyed.
+// keyed, the first bar's case. Returns the GPUs of the jobs it keyed.
 uint64_t PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ranked>& running, size_t before,
                                         uint64_t after_second) {
   // The keyed jobs ranked after the first waiting job and before the second bar, not yet counted
@@ -413,14 +413,14 @@ uint64_t PriorityScheduler::key_seconds(const state::ClusterView& view, std::spa
   std::make_heap(between_.begin(), between_.end());
   // The skipped jobs by (bound, job), read from the highest: each one keyed joins the round's items.
   const std::span<const Ranked> skipped = skipped_.second;
-  uint64_t left = skipped_.second_gpus;  // GPUs of the skipped jobs not keyed
-  uint64_t after = after_second;         // GPUs of the jobs counted after the threshold
+  uint64_t keyed_gpus = 0;
+  uint64_t after = after_second;  // GPUs of the jobs counted after the threshold
   for (size_t i = skipped.size(); i-- > 0;) {
     const Ranked& threshold = skipped[i];
     Ranked keyed{SortKey{}, threshold.job, threshold.gpus};
     order_->rekey(std::span<Ranked>(&keyed, 1), view);
     running = running_.add(keyed);
-    left -= keyed.gpus;
+    keyed_gpus += keyed.gpus;
     between_.push_back(keyed);
     std::push_heap(between_.begin(), between_.end());
     for (; !between_.empty() && threshold < between_.front(); between_.pop_back()) {
@@ -431,7 +431,7 @@ uint64_t PriorityScheduler::key_seconds(const state::ClusterView& view, std::spa
       break;
     }
   }
-  return left;
+  return keyed_gpus;
 }
 
 void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {

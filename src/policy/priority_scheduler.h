@@ -158,9 +158,8 @@ class PriorityScheduler final : public Scheduler {
     // last round (let go, or in last round's prefix) last. `skipped` takes the prefix's ranks:
     // `first` where the bounds rank before `bars.first`, `second` where only before `bars.second`.
     struct Skipped {
-      uint64_t first_gpus = 0;                // GPUs of the jobs skipped against the first bar
-      uint64_t second_gpus = 0;               // and of those skipped against the second
-      std::span<const Ranked> second;         // the latter, by (bound, job)
+      uint64_t gpus = 0;               // GPUs of the jobs skipped against either bar
+      std::span<const Ranked> second;  // those skipped against the second only, by (bound, job)
     };
     template <typename Running, typename Gpus, typename Rekey>
     std::span<Ranked> keyed_apart(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
@@ -182,13 +181,15 @@ class PriorityScheduler final : public Scheduler {
                                                 [&](const Ranked& r) { return r < bars.first; });
       const auto keyed = std::partition_point(seconds, by_bound.end(),
                                               [&](const Ranked& r) { return r < bars.second; });
-      skipped = Skipped{gpus_in(by_bound.begin(), seconds), gpus_in(seconds, keyed), {seconds, keyed}};
+      uint64_t keyed_gpus = 0;
       for (auto r = keyed; r != by_bound.end(); ++r) {
+        keyed_gpus += r->gpus;
         if (listed_[r->job.value()] == 0) {
           listed_[r->job.value()] = 1;
           items_.push_back(*r);
         }
       }
+      skipped = Skipped{held.gpus() - keyed_gpus, {seconds, keyed}};
       rekey(std::span<Ranked>(items_));
       return items_;
     }
@@ -247,13 +248,6 @@ class PriorityScheduler final : public Scheduler {
     std::vector<Ranked> items_;  // the last round's order, then this round's
     std::vector<uint8_t> in_;    // by job: runs (as the journal read so far says)
     std::vector<uint8_t> listed_;  // by job: in items_
-    static uint64_t gpus_in(std::span<const Ranked>::iterator from, std::span<const Ranked>::iterator to) {
-      uint64_t sum = 0;
-      for (; from != to; ++from) {
-        sum += from->gpus;
-      }
-      return sum;
-    }
     std::vector<Ranked> aside_;  // settle's items far from their place
     size_t seen_ = 0;            // journal entries read
   };
@@ -277,7 +271,7 @@ class PriorityScheduler final : public Scheduler {
     uint64_t squeeze;  // GPUs the running jobs after bars.second must hold; 0: second == first
   };
   SkipBars skip_bars(const state::ClusterView& view) const;
-  uint64_t key_seconds(const state::ClusterView& view, std::span<Ranked>& running, size_t before, uint64_t after_second);
+  uint64_t key_seconds(const state::ClusterView& view, std::span<Ranked>& running, size_t before, uint64_t after_second);  // GPUs keyed
   void consider(const Ranked& p, uint64_t& budget);
   void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
