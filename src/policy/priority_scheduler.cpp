@@ -462,7 +462,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
 }
 
 void PriorityScheduler::place_granted(const state::ClusterView& view, Plan& plan) {
-  Scratch scratch(view);
+  Scratch scratch(view, std::move(scratch_kept_));  // what the last round's allocated, emptied
   for (JobId j : plan.preemptions) {
     scratch.release(view.record(j).gpus);
   }
@@ -472,6 +472,7 @@ void PriorityScheduler::place_granted(const state::ClusterView& view, Plan& plan
       plan.starts.push_back(Start{j, std::move(*gpus)});
     }
   }
+  scratch_kept_ = scratch.take_storage();
 }
 
 // A wake-up only matters while some job waits: with nothing pending, the next arrival calls us anyway.

@@ -312,6 +312,7 @@ class PriorityScheduler final : public Scheduler {
   RunningOrder running_;  // re-ranked every full round: running keys move with service
   RunningOrder::Skipped skipped_;  // this lazy round's held jobs left out of running_'s items
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
+  Scratch::Storage scratch_kept_;  // place_granted's scratch storage, kept between rounds
   std::vector<Ranked> below_;    // decide_lazily's scratch: running jobs ranked below a waiting one
   KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
   Ranked second_{};              // this lazy round's second bar (skip_bars), and the GPUs the running
