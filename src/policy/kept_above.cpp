@@ -21,7 +21,7 @@ void KeptAbove::release(JobId job) {
     in_[i] = 0;
     primary_[i] = std::numeric_limits<double>::infinity();
     --held_;
-    const auto at = std::lower_bound(by_bound_.begin(), by_bound_.end(), RankedJob{bounds_[i], job});
+    const auto at = std::lower_bound(by_bound_.begin(), by_bound_.end(), RankedJob{bounds_[i], job}, ranks_after);
     gpus_ -= at->gpus;
     by_bound_.erase(at);
     released_.push_back(job);
@@ -86,7 +86,7 @@ void KeptAbove::hold(JobId job, const SortKey& bound, Time until, uint32_t gpus)
   in_[i] = 1;
   bounds_[i] = bound;
   const RankedJob entry{bound, job, gpus};
-  by_bound_.insert(std::upper_bound(by_bound_.begin(), by_bound_.end(), entry), entry);
+  by_bound_.insert(std::upper_bound(by_bound_.begin(), by_bound_.end(), entry, ranks_after), entry);
   gpus_ += gpus;
   primary_[i] = bound.primary;
   ++held_;

@@ -32,10 +32,12 @@ class KeptAbove {
   // the last call (the state's journals), at or past its time, or all of them when `epoch` moved.
   void expire(const state::ClusterView& view, uint64_t epoch);
   void hold(JobId job, const SortKey& bound, Time until, uint32_t gpus);
-  // The held jobs as (bound, job) with their gang sizes, in that order: a round's bars split it
-  // into the jobs skipped against the first bar (a prefix), those skipped against the second (the
-  // next run) and those it keys (the rest), so a round need not visit the skipped ones at all.
+  // The held jobs as (bound, job) with their gang sizes, the last ranked first: a round's bars split
+  // it into the jobs it keys (a prefix), those skipped against the second bar only (the next run) and
+  // those skipped against the first (the rest), so a round need not visit the skipped ones at all.
+  // (Last first: holds and releases land nearer the end, so they move fewer entries.)
   std::span<const RankedJob> by_bound() const { return by_bound_; }
+  static bool ranks_after(const RankedJob& a, const RankedJob& b) { return b < a; }  // by_bound()'s order
   // The jobs let go since forget_released() (some may be held again, or no longer run).
   std::span<const JobId> released() const { return released_; }
   void forget_released() { released_.clear(); }
@@ -118,7 +120,7 @@ class KeptAbove {
   std::vector<SortKey> bounds_;  // by job, valid while held
   std::vector<double> primary_;  // by job: bounds_[job].primary while held, else +inf
   std::vector<Entry> by_time_;   // min-heap on until_us
-  std::vector<RankedJob> by_bound_;  // the held jobs, sorted by (bound, job)
+  std::vector<RankedJob> by_bound_;  // the held jobs by (bound, job), the last ranked first
   std::vector<JobId> released_;      // let go since forget_released()
   static constexpr RankedJob kNoBar{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
   RankedJob top_ = kNoBar;

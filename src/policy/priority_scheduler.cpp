@@ -411,12 +411,11 @@ uint64_t PriorityScheduler::key_seconds(const state::ClusterView& view, std::spa
     }
   }
   std::make_heap(between_.begin(), between_.end());
-  // The skipped jobs by (bound, job), read from the highest: each one keyed joins the round's items.
+  // The skipped jobs, highest bound first: each one keyed joins the round's items.
   const std::span<const Ranked> skipped = skipped_.second;
   uint64_t keyed_gpus = 0;
   uint64_t after = after_second;  // GPUs of the jobs counted after the threshold
-  for (size_t i = skipped.size(); i-- > 0;) {
-    const Ranked& threshold = skipped[i];
+  for (const Ranked& threshold : skipped) {
     Ranked keyed{SortKey{}, threshold.job, threshold.gpus};
     order_->rekey(std::span<Ranked>(&keyed, 1), view);
     running = running_.add(keyed);

@@ -154,12 +154,12 @@ class PriorityScheduler final : public Scheduler {
       return items_;
     }
     // A lazy round's items: every running job but the held ones whose bound ranks before
-    // `bars.second` (a prefix of held.by_bound()), keyed, in last round's order; the ones not listed
-    // last round (let go, or in last round's prefix) last. `skipped` takes the prefix's ranks:
-    // `first` where the bounds rank before `bars.first`, `second` where only before `bars.second`.
+    // `bars.second` (a suffix of held.by_bound()), keyed, in last round's order; the ones not listed
+    // last round (let go, or in last round's suffix) last. `skipped` takes the suffix's GPUs and the
+    // part of it whose bounds rank before `bars.second` only.
     struct Skipped {
       uint64_t gpus = 0;               // GPUs of the jobs skipped against either bar
-      std::span<const Ranked> second;  // those skipped against the second only, by (bound, job)
+      std::span<const Ranked> second;  // those skipped against the second only, the last ranked first
     };
     template <typename Running, typename Gpus, typename Rekey>
     std::span<Ranked> keyed_apart(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
@@ -178,18 +178,18 @@ class PriorityScheduler final : public Scheduler {
       items_.resize(kept);
       const std::span<const Ranked> by_bound = held.by_bound();
       const auto seconds = std::partition_point(by_bound.begin(), by_bound.end(),
-                                                [&](const Ranked& r) { return r < bars.first; });
-      const auto keyed = std::partition_point(seconds, by_bound.end(),
-                                              [&](const Ranked& r) { return r < bars.second; });
+                                                [&](const Ranked& r) { return !(r < bars.second); });
+      const auto firsts = std::partition_point(seconds, by_bound.end(),
+                                               [&](const Ranked& r) { return !(r < bars.first); });
       uint64_t keyed_gpus = 0;
-      for (auto r = keyed; r != by_bound.end(); ++r) {
+      for (auto r = by_bound.begin(); r != seconds; ++r) {
         keyed_gpus += r->gpus;
         if (listed_[r->job.value()] == 0) {
           listed_[r->job.value()] = 1;
           items_.push_back(*r);
         }
       }
-      skipped = Skipped{held.gpus() - keyed_gpus, {seconds, keyed}};
+      skipped = Skipped{held.gpus() - keyed_gpus, {seconds, firsts}};
       rekey(std::span<Ranked>(items_));
       return items_;
     }
