@@ -194,21 +194,28 @@ const GittinsTable::CapFloors& GittinsTable::floors(int64_t ceiling) {
 }
 
 // The first segment after `from` (up to f.last + 1) whose floor is below `bar`; `low` takes the
-// least floor on the way. Whole blocks at or above the bar are passed by their least floor.
+// least floor on the way. Whole blocks at or above the bar are passed by their least floor. The
+// least is kept in a local (`low` may alias the floors, so each step would store and reload it).
 int64_t GittinsTable::first_below(const CapFloors& f, int64_t from, double bar, double& low) {
+  const double* floors = f.floors.data();
+  const double* block_low = f.block_low.data();
+  const int64_t last = f.last;
+  double least = low;
   int64_t k = from + 1;
-  for (; k <= f.last && k % kBlock != 0; ++k) {
-    if (f.floors[k] < bar) {
+  for (; k <= last && k % kBlock != 0; ++k) {
+    if (floors[k] < bar) {
+      low = least;
       return k;
     }
-    low = std::min(low, f.floors[k]);
+    least = std::min(least, floors[k]);
   }
-  for (; k + kBlock - 1 <= f.last && f.block_low[k / kBlock] >= bar; k += kBlock) {
-    low = std::min(low, f.block_low[k / kBlock]);
+  for (; k + kBlock - 1 <= last && block_low[k / kBlock] >= bar; k += kBlock) {
+    least = std::min(least, block_low[k / kBlock]);
   }
-  for (; k <= f.last && f.floors[k] >= bar; ++k) {
-    low = std::min(low, f.floors[k]);
+  for (; k <= last && floors[k] >= bar; ++k) {
+    least = std::min(least, floors[k]);
   }
+  low = least;
   return k;
 }
 

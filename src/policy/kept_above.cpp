@@ -21,13 +21,22 @@ void KeptAbove::release(JobId job) {
     in_[i] = 0;
     primary_[i] = std::numeric_limits<double>::infinity();
     --held_;
+    const auto at = std::lower_bound(by_bound_.begin(), by_bound_.end(), RankedJob{bounds_[i], job}, ranks_after);
+    gpus_ -= at->gpus;
+    by_bound_.erase(at);
+    released_.push_back(job);
   }
 }
 
 void KeptAbove::clear() {
-  for (const Entry& e : by_time_) {
-    release(e.job);
+  for (const RankedJob& r : by_bound_) {
+    in_[r.job.value()] = 0;
+    primary_[r.job.value()] = std::numeric_limits<double>::infinity();
+    released_.push_back(r.job);
   }
+  held_ = 0;
+  gpus_ = 0;
+  by_bound_.clear();
   by_time_.clear();
 }
 
@@ -71,11 +80,14 @@ void KeptAbove::expire(const state::ClusterView& view, uint64_t epoch) {
   compact();
 }
 
-void KeptAbove::hold(JobId job, const SortKey& bound, Time until) {
+void KeptAbove::hold(JobId job, const SortKey& bound, Time until, uint32_t gpus) {
   const uint32_t i = job.value();
   release(job);
   in_[i] = 1;
   bounds_[i] = bound;
+  const RankedJob entry{bound, job, gpus};
+  by_bound_.insert(std::upper_bound(by_bound_.begin(), by_bound_.end(), entry, ranks_after), entry);
+  gpus_ += gpus;
   primary_[i] = bound.primary;
   ++held_;
   by_time_.push_back(Entry{until.us(), job, ++stamp_[i]});

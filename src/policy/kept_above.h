@@ -25,12 +25,22 @@ class KeptAbove {
   void resize(size_t jobs);
   bool empty() const { return held_ == 0; }
   size_t size() const { return held_; }
+  uint64_t gpus() const { return gpus_; }  // of the held jobs
   // The GPUs of every running job (held or not) at the last expire(), followed from the journal.
   uint64_t running_gpus() const { return running_gpus_; }
   // Lets go of every job whose bound may not hold at this round: stopped, started or re-rated since
   // the last call (the state's journals), at or past its time, or all of them when `epoch` moved.
   void expire(const state::ClusterView& view, uint64_t epoch);
-  void hold(JobId job, const SortKey& bound, Time until);
+  void hold(JobId job, const SortKey& bound, Time until, uint32_t gpus);
+  // The held jobs as (bound, job) with their gang sizes, the last ranked first: a round's bars split
+  // it into the jobs it keys (a prefix), those skipped against the second bar only (the next run) and
+  // those skipped against the first (the rest), so a round need not visit the skipped ones at all.
+  // (Last first: holds and releases land nearer the end, so they move fewer entries.)
+  std::span<const RankedJob> by_bound() const { return by_bound_; }
+  static bool ranks_after(const RankedJob& a, const RankedJob& b) { return b < a; }  // by_bound()'s order
+  // The jobs let go since forget_released() (some may be held again, or no longer run).
+  std::span<const JobId> released() const { return released_; }
+  void forget_released() { released_.clear(); }
   // Notes this round's first waiting job; top() is the first of them since the bounds were last
   // renewed (the highest bar seen): a job ranked before it is held against it, so that its bound
   // lets the rounds skip it whatever the bar.
@@ -110,9 +120,12 @@ class KeptAbove {
   std::vector<SortKey> bounds_;  // by job, valid while held
   std::vector<double> primary_;  // by job: bounds_[job].primary while held, else +inf
   std::vector<Entry> by_time_;   // min-heap on until_us
+  std::vector<RankedJob> by_bound_;  // the held jobs by (bound, job), the last ranked first
+  std::vector<JobId> released_;      // let go since forget_released()
   static constexpr RankedJob kNoBar{SortKey{std::numeric_limits<double>::infinity(), 0, 0}, JobId()};
   RankedJob top_ = kNoBar;
   size_t held_ = 0;
+  uint64_t gpus_ = 0;  // of the held jobs
   std::vector<uint8_t> counted_;  // by job: its GPUs are in running_gpus_
   uint64_t running_gpus_ = 0;
   size_t tallied_ = 0;  // journal entries tally() has read

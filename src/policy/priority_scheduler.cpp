@@ -202,9 +202,6 @@ auto gpus_of(const state::ClusterView& view) {
   return [&view](JobId j) { return view.spec(j).gpus; };
 }
 
-// key_seconds' first round of selected skipped jobs; each later round takes 4 times as many.
-constexpr size_t kFirstSelection = 4;
-
 // The same as a < b, without a branch on the outcome: a running job's side of a waiting job is
 // not predictable in the part of the order left unsorted.
 bool ranks_before(const RankedJob& a, const RankedJob& b) {
@@ -271,8 +268,9 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
   auto p = pending_.set().begin();
   bool granted = false;
   for (int pass = 0; p != pending_.set().end() && pass < kPasses; ++p, ++pass) {
-    uint64_t held = 0;
-    uint64_t before_gpus = 0;
+    // The held jobs left out of the items (KeptAbove::kFirst and kSecond) rank before p.
+    uint64_t held = pass == 0 ? skipped_.gpus : 0;
+    uint64_t before_gpus = held;
     uint64_t after_second = 0;
     size_t before = split_at(*p, running, held, before_gpus, pass == 0 ? second_ : *p, after_second);
     if (pass == 0 && held > budget) {
@@ -281,8 +279,8 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
     if (pass == 0 && squeeze_ > 0) {
       last_second_ = second_;
       last_after_ = after_second;
-      if (after_second < squeeze_ && seconds_skipped_ && key_seconds(view, running, before, after_second)) {
-        held = before_gpus = 0;
+      if (after_second < squeeze_ && seconds_skipped_ && !skipped_.second.empty()) {
+        held = before_gpus = skipped_.gpus - key_seconds(view, running, before, after_second);
         before = split_at(*p, running, held, before_gpus, second_, after_second);
       }
     }
@@ -324,13 +322,13 @@ void PriorityScheduler::hold_above(const state::ClusterView& view, std::span<con
     }
     if (auto b = order_->rank_bound(r.job, r < above_.top() ? above_.top() : bar, view);
         b && b->until > now && Ranked{b->bound, r.job} < bar) {
-      above_.hold(r.job, b->bound, b->until);
+      above_.hold(r.job, b->bound, b->until, r.gpus);
     }
   }
 }
 
-// Keys the running jobs of a full round, in last round's order; in a lazy round the ones held with
-// a bound before this round's bars take KeptAbove::kFirst or kSecond (held jobs whose bound may
+// Keys the running jobs of a full round, in last round's order; a lazy round leaves out the ones
+// held with a bound before this round's bars (skipped_ takes their GPUs; held jobs whose bound may
 // have lapsed are let go first).
 std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const state::ClusterView& view,
                                                                       bool lazy) {
@@ -343,9 +341,10 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
   squeeze_ = 0;
   seconds_skipped_ = false;
   second_ = *pending_.set().begin();  // no second bar: split_at's sum against it goes unread
+  skipped_ = {};
+  auto rekey = [&](std::span<Ranked> items) { order_->rekey(items, view); };
   if (above_.empty()) {
-    return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
-                          [&](std::span<Ranked> items) { order_->rekey(items, view); });
+    return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view), rekey, &above_);
   }
   const SkipBars bars = skip_bars(view);
   second_ = bars.bars.second;
@@ -355,8 +354,8 @@ std::span<PriorityScheduler::Ranked> PriorityScheduler::rekey_running(const stat
   const bool try_second = squeeze_ > 0 && !(!(second_ < last_second_) && last_after_ < squeeze_);
   seconds_skipped_ = try_second;
   const KeptAbove::SkipBars skip{bars.bars.first, try_second ? second_ : bars.bars.first};
-  return running_.keyed(view.state().journal(), view.job_count(), runs(view), gpus_of(view),
-                        [&](std::span<Ranked> items) { order_->rekey(items, view, &above_, &skip); });
+  return running_.keyed_apart(view.state().journal(), view.job_count(), runs(view), gpus_of(view), rekey, above_,
+                             skip, skipped_);
 }
 
 // The bars of a lazy round. `first`: the first waiting job whose place among the running jobs may
@@ -396,21 +395,12 @@ PriorityScheduler::SkipBars PriorityScheduler::skip_bars(const state::ClusterVie
 // threshold T does as well: the waiting jobs before T are still those before the first bar, so if
 // the running jobs ranked after T hold the squeeze, every running job before T keeps its GPUs
 // whatever the order and the walk from T on is the sorted one, provided every job after T has its
-// key. T runs down the skipped jobs' bounds (`running[0, before)` holds them, ranked first), highest
-// first: each one's job is keyed, and the skips whose bound ranks before T stand (their keys rank
-// before their bounds). At the lowest T every skipped job is keyed, the first bar's case. True when
-// some job was keyed.
-bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ranked> running, size_t before,
-                                    uint64_t after_second) {
-  seconds_.clear();
-  for (size_t i = 0; i < before; ++i) {
-    if (running[i].key == KeptAbove::kSecond) {
-      seconds_.push_back(Skipped{Ranked{above_.bound(running[i].job), running[i].job}, i});
-    }
-  }
-  if (seconds_.empty()) {
-    return false;
-  }
+// key. T runs down the skipped jobs' bounds (skipped_.second, left out of `running`), highest
+// first: each one's job is keyed and joins `running` (the span moves), and the skips whose bound
+// ranks before T stand (their keys rank before their bounds). At the lowest T every skipped job is
+// keyed, the first bar's case. Returns the GPUs of the jobs it keyed.
+uint64_t PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ranked>& running, size_t before,
+                                        uint64_t after_second) {
   // The keyed jobs ranked after the first waiting job and before the second bar, not yet counted
   // after the threshold: a heap, the last ranked on top (a job is counted once the threshold falls
   // below it, and stays counted as it falls further).
@@ -421,23 +411,16 @@ bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ra
     }
   }
   std::make_heap(between_.begin(), between_.end());
-  // The skipped jobs, highest bound first, selected in rounds of growing size: most checks stop
-  // after a few of them (half after 2, three in four after 8), where a heap of them all cost more.
-  auto higher = [](const Skipped& a, const Skipped& b) { return b.bound < a.bound; };
-  const std::span<Skipped> skipped(seconds_);
-  size_t selected = 0;
-  size_t round = kFirstSelection;
+  // The skipped jobs, highest bound first: each one keyed joins the round's items.
+  const std::span<const Ranked> skipped = skipped_.second;
+  uint64_t keyed_gpus = 0;
   uint64_t after = after_second;  // GPUs of the jobs counted after the threshold
-  for (size_t i = 0; i < skipped.size(); ++i) {
-    if (i == selected) {
-      const size_t k = std::min(round, skipped.size() - i);
-      move_first_to_front(skipped.subspan(i), k, higher);
-      selected += k;
-      round *= 4;
-    }
-    const Ranked threshold = skipped[i].bound;
-    order_->rekey(running.subspan(skipped[i].at, 1), view);
-    between_.push_back(running[skipped[i].at]);
+  for (const Ranked& threshold : skipped) {
+    Ranked keyed{SortKey{}, threshold.job, threshold.gpus};
+    order_->rekey(std::span<Ranked>(&keyed, 1), view);
+    running = running_.add(keyed);
+    keyed_gpus += keyed.gpus;
+    between_.push_back(keyed);
     std::push_heap(between_.begin(), between_.end());
     for (; !between_.empty() && threshold < between_.front(); between_.pop_back()) {
       after += between_.front().gpus;
@@ -447,7 +430,7 @@ bool PriorityScheduler::key_seconds(const state::ClusterView& view, std::span<Ra
       break;
     }
   }
-  return true;
+  return keyed_gpus;
 }
 
 void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
@@ -478,7 +461,7 @@ void PriorityScheduler::decide(const state::ClusterView& view, Plan& plan) {
 }
 
 void PriorityScheduler::place_granted(const state::ClusterView& view, Plan& plan) {
-  Scratch scratch(view);
+  Scratch scratch(view, std::move(scratch_kept_));  // what the last round's allocated, emptied
   for (JobId j : plan.preemptions) {
     scratch.release(view.record(j).gpus);
   }
@@ -488,6 +471,7 @@ void PriorityScheduler::place_granted(const state::ClusterView& view, Plan& plan
       plan.starts.push_back(Start{j, std::move(*gpus)});
     }
   }
+  scratch_kept_ = scratch.take_storage();
 }
 
 // A wake-up only matters while some job waits: with nothing pending, the next arrival calls us anyway.

@@ -144,11 +144,59 @@ class PriorityScheduler final : public Scheduler {
     }
     // The same jobs keyed but not yet sorted: in last round's order, which the caller may permute
     // (a part it settles stays nearly sorted for the next round).
+    // With `held`: the running jobs it let go since the last call that a lazy round left out join
+    // the items again.
     template <typename Running, typename Gpus, typename Rekey>
     std::span<Ranked> keyed(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
-                            Rekey&& rekey) {
-      carry_over(journal, jobs, running, gpus);
+                            Rekey&& rekey, KeptAbove* held = nullptr) {
+      carry_over(journal, jobs, running, gpus, held);
       rekey(std::span<Ranked>(items_));
+      return items_;
+    }
+    // A lazy round's items: every running job but the held ones whose bound ranks before
+    // `bars.second` (a suffix of held.by_bound()), keyed, in last round's order; the ones not listed
+    // last round (let go, or in last round's suffix) last. `skipped` takes the suffix's GPUs and the
+    // part of it whose bounds rank before `bars.second` only.
+    struct Skipped {
+      uint64_t gpus = 0;               // GPUs of the jobs skipped against either bar
+      std::span<const Ranked> second;  // those skipped against the second only, the last ranked first
+    };
+    template <typename Running, typename Gpus, typename Rekey>
+    std::span<Ranked> keyed_apart(std::span<const JobId> journal, size_t jobs, Running&& running, Gpus&& gpus,
+                                  Rekey&& rekey, KeptAbove& held, const KeptAbove::SkipBars& bars,
+                                  Skipped& skipped) {
+      carry_over(journal, jobs, running, gpus, &held);
+      size_t kept = 0;
+      for (const Ranked& at : std::span<const Ranked>(items_)) {
+        Ranked r = at;
+        if (!held.skips(r.job, bars, r.key)) {
+          items_[kept++] = r;
+        } else {
+          listed_[r.job.value()] = 0;  // left out this round
+        }
+      }
+      items_.resize(kept);
+      const std::span<const Ranked> by_bound = held.by_bound();
+      const auto seconds = std::partition_point(by_bound.begin(), by_bound.end(),
+                                                [&](const Ranked& r) { return !(r < bars.second); });
+      const auto firsts = std::partition_point(seconds, by_bound.end(),
+                                               [&](const Ranked& r) { return !(r < bars.first); });
+      uint64_t keyed_gpus = 0;
+      for (auto r = by_bound.begin(); r != seconds; ++r) {
+        keyed_gpus += r->gpus;
+        if (listed_[r->job.value()] == 0) {
+          listed_[r->job.value()] = 1;
+          items_.push_back(*r);
+        }
+      }
+      skipped = Skipped{held.gpus() - keyed_gpus, {seconds, firsts}};
+      rekey(std::span<Ranked>(items_));
+      return items_;
+    }
+    // Adds a job to this round's items (a lazy round keying a skipped job); the items' span moves.
+    std::span<Ranked> add(const Ranked& r) {
+      items_.push_back(r);
+      listed_[r.job.value()] = 1;
       return items_;
     }
     // Sorts `items` by (key, job): an insertion sort for the items near their place, the few far
@@ -158,10 +206,12 @@ class PriorityScheduler final : public Scheduler {
    private:
     // Keeps the jobs still running in last round's order and appends the ones started since: only
     // the journal's new entries are read, and the items are filtered only when one of them left.
+    // With `held`: also takes back the running jobs it let go that are not listed.
     template <typename Running, typename Gpus>
-    void carry_over(std::span<const JobId> journal, size_t jobs, Running& running, Gpus& gpus) {
+    void carry_over(std::span<const JobId> journal, size_t jobs, Running& running, Gpus& gpus, KeptAbove* held) {
       if (in_.size() < jobs) {
         in_.resize(jobs, 0);
+        listed_.resize(jobs, 0);
       }
       bool left = false;
       for (; seen_ < journal.size(); ++seen_) {
@@ -173,16 +223,31 @@ class PriorityScheduler final : public Scheduler {
         in_[j.value()] = runs;
         if (runs) {
           items_.push_back(Ranked{SortKey{}, j, gpus(j)});
+          listed_[j.value()] = 1;
         } else {
           left = true;
         }
       }
       if (left) {
-        std::erase_if(items_, [&](const Ranked& r) { return in_[r.job.value()] == 0; });
+        std::erase_if(items_, [&](const Ranked& r) {
+          const bool drop = in_[r.job.value()] == 0;
+          listed_[r.job.value()] = drop ? 0 : 1;
+          return drop;
+        });
+      }
+      if (held != nullptr) {
+        for (JobId j : held->released()) {
+          if (in_[j.value()] != 0 && listed_[j.value()] == 0) {
+            items_.push_back(Ranked{SortKey{}, j, gpus(j)});
+            listed_[j.value()] = 1;
+          }
+        }
+        held->forget_released();
       }
     }
     std::vector<Ranked> items_;  // the last round's order, then this round's
-    std::vector<uint8_t> in_;    // by job: in items_
+    std::vector<uint8_t> in_;    // by job: runs (as the journal read so far says)
+    std::vector<uint8_t> listed_;  // by job: in items_
     std::vector<Ranked> aside_;  // settle's items far from their place
     size_t seen_ = 0;            // journal entries read
   };
@@ -206,7 +271,7 @@ class PriorityScheduler final : public Scheduler {
     uint64_t squeeze;  // GPUs the running jobs after bars.second must hold; 0: second == first
   };
   SkipBars skip_bars(const state::ClusterView& view) const;
-  bool key_seconds(const state::ClusterView& view, std::span<Ranked> running, size_t before, uint64_t after_second);
+  uint64_t key_seconds(const state::ClusterView& view, std::span<Ranked>& running, size_t before, uint64_t after_second);  // GPUs keyed
   void consider(const Ranked& p, uint64_t& budget);
   void consider_running(const Ranked& r, uint64_t& budget, const state::ClusterView& view, Plan& plan);
   void place_granted(const state::ClusterView& view, Plan& plan);
@@ -245,18 +310,15 @@ class PriorityScheduler final : public Scheduler {
   size_t journal_seen_ = 0;
   uint64_t epoch_ = 0;
   RunningOrder running_;  // re-ranked every full round: running keys move with service
+  RunningOrder::Skipped skipped_;  // this lazy round's held jobs left out of running_'s items
   std::vector<JobId> grant_;     // pending jobs this round's walk admits
+  Scratch::Storage scratch_kept_;  // place_granted's scratch storage, kept between rounds
   std::vector<Ranked> below_;    // decide_lazily's scratch: running jobs ranked below a waiting one
   KeptAbove above_;              // running jobs left out of the lazy walk's arrays (kept_above.h)
   Ranked second_{};              // this lazy round's second bar (skip_bars), and the GPUs the running
   uint64_t squeeze_ = 0;         // jobs after it must hold for its skips to stand (0: no second bar)
   bool seconds_skipped_ = false;  // some job may have been skipped against second_ (kSecond)
-  struct Skipped {
-    Ranked bound;  // (bound, job) of a job skipped against the second bar
-    size_t at;     // its place in the round's running jobs
-  };
-  std::vector<Skipped> seconds_;  // key_seconds' scratch: the jobs skipped against the second bar,
-  std::vector<Ranked> between_;   // and the keyed jobs ranked between the first waiting job and it
+  std::vector<Ranked> between_;   // key_seconds' scratch: the keyed jobs ranked between the first waiting job and the second bar
   Ranked last_second_{};         // the last lazy round's second bar, and the GPUs of the running jobs
   uint64_t last_after_ = 0;      // ranked after it
   size_t learned_ = 0;               // jobs learn_jobs has read
