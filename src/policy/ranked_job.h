@@ -1,11 +1,8 @@
 #pragma once
 // A job's place in a priority round's order: its key and id, compared field by field.
 
-#include <algorithm>
 #include <compare>
-#include <cstddef>
 #include <cstdint>
-#include <span>
 
 #include "core/ids.h"
 
@@ -36,35 +33,5 @@ struct RankedJob {
     return key.tertiary != o.key.tertiary ? key.tertiary < o.key.tertiary : job < o.job;
   }
 };
-
-// Moves the `k` entries of `rest` that come first by `first` (a strict total order) to its front,
-// in that order; the others stay behind them in some order (k ≤ rest.size()). One pass compares
-// each entry with the k-th taken so far, mostly a predictable "no" when k is small against the
-// rest: a partial selection that, in rounds of growing k, replaces a heap of all the entries when
-// only the first few are read. The pass starts from the back, the last k taken first: entries in
-// about the reverse order (a running order, read for its last-ranked bounds) then rarely displace one.
-template <class T, class First>
-void move_first_to_front(std::span<T> rest, size_t k, First first) {
-  if (k == 0) {
-    return;
-  }
-  const auto front = rest.begin() + static_cast<std::ptrdiff_t>(k);
-  if (rest.size() >= 2 * k) {
-    std::swap_ranges(rest.begin(), front, rest.end() - static_cast<std::ptrdiff_t>(k));
-  }
-  std::sort(rest.begin(), front, first);
-  T* taken = rest.data();
-  for (size_t i = rest.size(); i-- > k;) {
-    if (first(rest[i], taken[k - 1])) {
-      T entry = rest[i];
-      rest[i] = taken[k - 1];
-      size_t j = k - 1;
-      for (; j > 0 && first(entry, taken[j - 1]); --j) {
-        taken[j] = taken[j - 1];
-      }
-      taken[j] = entry;
-    }
-  }
-}
 
 }  // namespace boreas::policy
