@@ -23,6 +23,11 @@ QuotaAudit::QuotaAudit(const QueueTree& tree, const Cluster& cluster) : book_(&t
       alone_[p->value()] = 0;
     }
   }
+  for (uint32_t q = 0; q < alone_.size(); ++q) {
+    if (!alone_[q]) {
+      nested_.push_back(q);
+    }
+  }
 }
 
 uint64_t QuotaAudit::guaranteed(const std::string& queue) const {
@@ -30,13 +35,18 @@ uint64_t QuotaAudit::guaranteed(const std::string& queue) const {
   return id ? guaranteed_[id->value()] : 0;
 }
 
+// Looks the job's queue up once, and keeps its gang's GPUs beside it (gpus_): the walks over pending
+// gangs read a dense array instead of each job's spec.
 uint32_t QuotaAudit::queue_of(JobId job, const state::ClusterState& state) {
   if (job_queue_.size() < state.job_count()) {
     job_queue_.resize(state.job_count(), -1);
+    gpus_.resize(state.job_count(), 0);
   }
   int32_t& q = job_queue_[job.value()];
   if (q < 0) {
-    q = static_cast<int32_t>(book_.queue_of(state.spec(job).queue, state.symbols()));
+    const JobSpec& spec = state.spec(job);
+    q = static_cast<int32_t>(book_.queue_of(spec.queue, state.symbols()));
+    gpus_[job.value()] = spec.gpus;
   }
   return static_cast<uint32_t>(q);
 }
@@ -54,7 +64,7 @@ void QuotaAudit::up(uint32_t q, Fn&& fn) const {
 void QuotaAudit::move(JobId job, const state::ClusterState& state) {
   const uint32_t j = job.value();
   const uint32_t own = queue_of(job, state);
-  const uint32_t gpus = state.spec(job).gpus;
+  const uint32_t gpus = gpus_[j];
   if (where_[j] == Where::kRunning) {
     up(own, [&](uint32_t q) { used_[q] -= gpus; });
   } else if (where_[j] == Where::kPending && own < pending_.size()) {
@@ -62,8 +72,11 @@ void QuotaAudit::move(JobId job, const state::ClusterState& state) {
     pending_gpus_[own] -= gpus;
     pending_by_size_[own].find(gpus)->second.erase(j);
   }
-  if (own < alone_stale_.size()) {
+  if (own < alone_stale_.size() && !alone_stale_[own]) {
     alone_stale_[own] = 1;
+    if (alone_[own]) {
+      stale_alone_.push_back(own);
+    }
   }
   const JobState now = state.record(job).state;
   const bool waits = (now == JobState::kPending || now == JobState::kPreempted) && !state.record(job).held;  // in pending()
@@ -85,7 +98,14 @@ void QuotaAudit::sync(const state::ClusterState& state) {
     pending_gpus_.assign(guaranteed_.size(), 0);
     pending_by_size_.assign(guaranteed_.size(), {});
     alone_owed_.assign(guaranteed_.size(), 0);
+    alone_total_ = 0;
     alone_stale_.assign(guaranteed_.size(), 1);
+    stale_alone_.clear();
+    for (uint32_t q = 0; q < alone_.size(); ++q) {
+      if (alone_[q]) {
+        stale_alone_.push_back(q);
+      }
+    }
     where_.assign(state.job_count(), Where::kNone);
     for (JobId j : state.running()) {
       move(j, state);
@@ -145,14 +165,14 @@ void QuotaAudit::prepare(const std::vector<uint64_t>& used) {
 // arrival order, a gang is owed when it fits the guarantee left. Gangs that fit are taken one after
 // the other; past one that does not, the next that fits is the earliest, after it, among the sizes
 // that fit (one look per size), so the gangs that do not fit are not walked.
-uint64_t QuotaAudit::owed_alone(uint32_t q, const state::ClusterState& state) {
+uint64_t QuotaAudit::owed_alone(uint32_t q) {
   uint64_t left = guaranteed_[q] - std::min(guaranteed_[q], used_[q]);
   if (pending_gpus_[q] <= left) {
     return pending_gpus_[q];  // all of them fit together: all owed, in any order
   }
   uint64_t owed = 0;
   for (std::optional<uint32_t> it = pending_[q].first(); it;) {
-    const uint32_t gpus = state.spec(JobId(*it)).gpus;
+    const uint32_t gpus = gpus_[*it];
     if (gpus <= left) {
       owed += gpus;
       left -= gpus;
@@ -175,31 +195,37 @@ uint64_t QuotaAudit::owed_alone(uint32_t q, const state::ClusterState& state) {
 // Only gangs whose own queue still has unused guarantee (used + wanted < G) can fit, and wanted
 // only grows, so the walk merges just those queues' pending gangs in arrival order and drops a
 // queue once it is full: the same gangs, in the same order, as a walk over the whole pending set.
-// Roots without children are counted apart (owed_alone), each again only once a job of it moved.
-uint64_t QuotaAudit::shortfall(const state::ClusterState& state) {
+// Roots without children are counted apart (owed_alone), each again only once a job of it moved:
+// their sum is kept, and only the queues in stale_alone_ are recounted. No other queue's path
+// reaches such a root, so the merge (and its scratch) runs only when the tree has nested queues.
+uint64_t QuotaAudit::shortfall() {
+  for (const uint32_t q : stale_alone_) {  // its count depends only on its own jobs
+    alone_total_ -= alone_owed_[q];
+    alone_owed_[q] = owed_alone(q);
+    alone_total_ += alone_owed_[q];
+    alone_stale_[q] = 0;
+  }
+  stale_alone_.clear();
+  return nested_.empty() ? alone_total_ : alone_total_ + owed_nested();
+}
+
+uint64_t QuotaAudit::owed_nested() {
   const std::vector<uint64_t>& used = used_;
   const std::vector<OrderedIds>& pending = pending_;
   prepare(used);
   auto open = [&](uint32_t q) { return used[q] + wanted_[q] < guaranteed_[q]; };
   using Head = std::pair<uint32_t, uint32_t>;  // (job id, queue): the queue's next pending gang
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-  uint64_t total = 0;
-  for (uint32_t q = 0; q < guaranteed_.size(); ++q) {
-    if (alone_[q]) {
-      if (alone_stale_[q]) {  // its count depends only on its own jobs
-        alone_owed_[q] = owed_alone(q, state);
-        alone_stale_[q] = 0;
-      }
-      wanted_[q] += alone_owed_[q];
-      total += alone_owed_[q];
-    } else if (open(q) && !pending[q].empty()) {
+  for (const uint32_t q : nested_) {
+    if (open(q) && !pending[q].empty()) {
       heads.emplace(*pending[q].first(), q);
     }
   }
+  uint64_t total = 0;
   while (!heads.empty()) {
     const auto [id, own] = heads.top();
     heads.pop();
-    total += take_if_owed(own, state.spec(JobId(id)).gpus, used);
+    total += take_if_owed(own, gpus_[id], used);
     const auto next = open(own) ? pending[own].next_after(id) : std::nullopt;
     if (next) {
       heads.emplace(*next, own);
@@ -229,7 +255,7 @@ void QuotaAudit::observe(const state::ClusterState& state, Time now) {
   }
   last_ = now;
   sync(state);
-  rate_ = shortfall(state);
+  rate_ = shortfall();
 }
 
 }  // namespace boreas::policy

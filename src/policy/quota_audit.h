@@ -44,8 +44,9 @@ class QuotaAudit {
   void move(JobId job, const state::ClusterState& state);
   void prepare(const std::vector<uint64_t>& used);
   uint64_t take_if_owed(uint32_t own, uint32_t gpus, const std::vector<uint64_t>& used);
-  uint64_t shortfall(const state::ClusterState& state);
-  uint64_t owed_alone(uint32_t q, const state::ClusterState& state);
+  uint64_t shortfall();
+  uint64_t owed_nested();
+  uint64_t owed_alone(uint32_t q);
   uint32_t queue_of(JobId job, const state::ClusterState& state);
   template <typename Fn>
   void up(uint32_t q, Fn&& fn) const;
@@ -53,6 +54,7 @@ class QuotaAudit {
   QuotaBook book_;
   const QueueTree& tree_;
   std::vector<int32_t> job_queue_;   // by job; -1 = not looked up
+  std::vector<uint32_t> gpus_;       // by job: its gang's GPUs, set with job_queue_
   std::vector<uint64_t> guaranteed_;  // by book queue, all entries
   // Kept in step with the journal: GPUs in use by queue (with its subtree), pending gangs by their
   // own queue (arrival order), and where each job is counted.
@@ -66,6 +68,9 @@ class QuotaAudit {
   // by alone queue: its owed GPUs as last counted, and whether a job of it moved since
   std::vector<uint64_t> alone_owed_;
   std::vector<uint8_t> alone_stale_;
+  std::vector<uint32_t> stale_alone_;  // the alone queues whose alone_stale_ is set
+  uint64_t alone_total_ = 0;           // Σ alone_owed_
+  std::vector<uint32_t> nested_;       // the queues that are not alone
   std::vector<Where> where_;
   size_t journal_pos_ = 0;
   bool synced_ = false;
