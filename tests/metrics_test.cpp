@@ -326,6 +326,40 @@ TEST(SeriesColumns, CellTextEqualsFixedFormatting) {
   EXPECT_GT(integer_cells, 20000);  // the integer path was taken
 }
 
+// A column's cells through ColumnText (the row before's text for the same bits) equal
+// append_column_value cell by cell, on random columns that repeat for stretches, flip between 0 and
+// -0 and between values that print alike, and change places now and then (quota17).
+TEST(ColumnTextProperty, EqualsCellFormattingRowByRow) {
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<int> kind(0, 5), decimals(0, 3), repeat(0, 3);
+  std::uniform_int_distribution<int64_t> count(0, 600);
+  uint64_t repeated = 0;
+  for (int column = 0; column < 2000; ++column) {
+    sim::ColumnText text;
+    fmt::memory_buffer cached, plain;
+    int d = column % 2 == 0 ? 0 : decimals(rng);
+    double v = 0;
+    for (int row = 0; row < 200; ++row) {
+      if (repeat(rng) == 0) {
+        switch (kind(rng)) {
+          case 0: v = static_cast<double>(count(rng)); break;
+          case 1: v = -v; break;  // 0 and -0 have different bits and text
+          case 2: v = static_cast<double>(count(rng)) + 1e-9; break;  // prints as the integer with places
+          case 3: v = std::nextafter(v, 1e9); break;
+          case 4: d = decimals(rng); break;
+          default: v = static_cast<double>(count(rng)) / 7; break;
+        }
+      } else {
+        ++repeated;
+      }
+      text.append(cached, v, d);
+      sim::append_column_value(plain, v, d);
+      ASSERT_EQ(fmt::to_string(cached), fmt::to_string(plain)) << "column " << column << " row " << row;
+    }
+  }
+  EXPECT_GT(repeated, 200000u);  // the cached text was used
+}
+
 // The meter's fairness integrals (shares refilled only when a queue's demand or the capacity
 // changed) equal the definition recomputed from scratch at every instant of random runs: per queue
 // the GPUs held plus the pending gangs, a weighted max-min fill of the cluster (weights = the

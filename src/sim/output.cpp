@@ -256,12 +256,13 @@ void write_timeseries(std::ostream& os, const RunOutput& run, const std::vector<
   // string per extra column, cost more than the numbers' formatting (≈ 30 columns with a queue tree).
   fmt::memory_buffer out;
   auto to = std::back_inserter(out);
+  std::vector<ColumnText> texts(extra.size());
   for (size_t i = 0; i < run.result.samples.size(); ++i) {
     const Sample& s = run.result.samples[i];
     append_seconds(out, s.time, run.result.first_submit);
     fmt::format_to(to, ",{},{},{},{}", s.allocated_gpus, s.running_jobs, s.pending_jobs, s.pending_gpus);
-    for (const SeriesColumn& c : extra) {
-      append_column_value(out, c.values[i], c.decimals);
+    for (size_t k = 0; k < extra.size(); ++k) {
+      texts[k].append(out, extra[k].values[i], extra[k].decimals);
     }
     out.push_back('\n');
     if (out.size() >= kFlushBytes) {

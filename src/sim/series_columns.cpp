@@ -1,6 +1,7 @@
 #include "sim/series_columns.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -29,6 +30,7 @@ std::vector<SeriesColumn> queue_columns(const RunOutput& run, std::span<const Jo
   for (const auto& [name, q] : s.queues) {
     index[name] = held.size();
     held.push_back({"gpus:" + name, {}, 0});
+    held.back().values.reserve(samples.size());
     guaranteed.push_back({"guarantee:" + name, std::vector<double>(samples.size(),
                                                                    static_cast<double>(q.guaranteed_gpus)), 0});
   }
@@ -44,15 +46,20 @@ std::vector<SeriesColumn> queue_columns(const RunOutput& run, std::span<const Jo
   const size_t queues = held.size();
   std::vector<int64_t> delta((samples.size() + 1) * queues, 0);  // by (first sample seeing it, queue)
   SampleCursor starts(samples);  // runs are recorded in start order: a forward walk, mostly
+  // The ends come in no order: a binary search over the times alone (8 bytes a sample, not a Sample).
+  std::vector<Time> times;
+  times.reserve(samples.size());
+  for (const Sample& sample : samples) {
+    times.push_back(sample.time);
+  }
   auto add = [&](size_t first, size_t q, int64_t gpus) { delta[first * queues + q] += gpus; };
   for (const RunRecord& r : run.result.runs) {
     const size_t q = queue_of[r.job.value()];
     const auto n = static_cast<int64_t>(r.gpus.size());
     add(starts.first_at_or_after(r.start), q, n);
     if (!r.end.is_never()) {
-      const auto end = std::lower_bound(samples.begin(), samples.end(), r.end,
-                                        [](const Sample& sample, Time t) { return sample.time < t; });
-      add(static_cast<size_t>(end - samples.begin()), q, -n);
+      const auto end = std::lower_bound(times.begin(), times.end(), r.end);
+      add(static_cast<size_t>(end - times.begin()), q, -n);
     }
   }
   std::vector<int64_t> now(queues, 0);
@@ -97,10 +104,25 @@ void append_column_value(fmt::memory_buffer& out, double value, int decimals) {
   out.push_back(',');
   constexpr double kExactInts = 9007199254740992.0;  // 2^53: every whole number below is exact
   if (decimals == 0 && value >= 0 && value < kExactInts && !std::signbit(value) && value == std::floor(value)) {
-    fmt::format_to(std::back_inserter(out), "{}", static_cast<int64_t>(value));
+    const fmt::format_int text(static_cast<int64_t>(value));  // the digits "{}" writes, without its parse
+    out.append(text.data(), text.data() + text.size());
     return;
   }
   fmt::format_to(std::back_inserter(out), "{:.{}f}", value, decimals);
+}
+
+void ColumnText::append(fmt::memory_buffer& out, double value, int decimals) {
+  const uint64_t bits = std::bit_cast<uint64_t>(value);
+  if (known_ && bits == bits_ && decimals == decimals_) {
+    out.append(text_.data(), text_.data() + text_.size());
+    return;
+  }
+  const size_t from = out.size();
+  append_column_value(out, value, decimals);
+  text_.assign(out.data() + from, out.size() - from);
+  known_ = true;
+  bits_ = bits;
+  decimals_ = decimals;
 }
 
 std::vector<SeriesColumn> series_columns(const RunOutput& run, const Cluster& cluster, std::span<const JobSpec> jobs,
