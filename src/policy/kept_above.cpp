@@ -82,16 +82,37 @@ void KeptAbove::expire(const state::ClusterView& view, uint64_t epoch) {
 
 void KeptAbove::hold(JobId job, const SortKey& bound, Time until, uint32_t gpus) {
   const uint32_t i = job.value();
-  release(job);
-  in_[i] = 1;
-  bounds_[i] = bound;
   const RankedJob entry{bound, job, gpus};
-  by_bound_.insert(std::upper_bound(by_bound_.begin(), by_bound_.end(), entry, ranks_after), entry);
-  gpus_ += gpus;
+  if (in_[i]) {
+    hold_again(entry);
+  } else {
+    by_bound_.insert(std::upper_bound(by_bound_.begin(), by_bound_.end(), entry, ranks_after), entry);
+    gpus_ += gpus;
+    in_[i] = 1;
+    ++held_;
+  }
+  bounds_[i] = bound;
   primary_[i] = bound.primary;
-  ++held_;
   by_time_.push_back(Entry{until.us(), job, ++stamp_[i]});
   std::push_heap(by_time_.begin(), by_time_.end(), LaterUntil());
+}
+
+// A held job held with a new bound: as a release and a hold, but its entry moves from its old place
+// in by_bound_ to its new one, shifting only the entries between (the new place is found with the
+// old entry still in: after it, the place is one less once it has left).
+void KeptAbove::hold_again(const RankedJob& entry) {
+  const uint32_t i = entry.job.value();
+  const auto from = std::lower_bound(by_bound_.begin(), by_bound_.end(), RankedJob{bounds_[i], entry.job}, ranks_after);
+  const auto to = std::upper_bound(by_bound_.begin(), by_bound_.end(), entry, ranks_after);
+  gpus_ = gpus_ - from->gpus + entry.gpus;
+  if (from < to) {
+    std::rotate(from, from + 1, to);
+    *(to - 1) = entry;
+  } else {
+    std::rotate(to, from, from + 1);
+    *to = entry;
+  }
+  released_.push_back(entry.job);  // let go of its old bound
 }
 
 // Drops stale entries once they outnumber the held jobs (a released job leaves its entries behind).

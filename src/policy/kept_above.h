@@ -111,6 +111,7 @@ class KeptAbove {
   };
   bool current(const Entry& e) const { return in_[e.job.value()] && stamp_[e.job.value()] == e.stamp; }
   void release(JobId job);
+  void hold_again(const RankedJob& entry);
   void follow(std::span<const JobId> journal, size_t& seen);
   void tally(const state::ClusterView& view);
   void compact();

@@ -311,14 +311,16 @@ bool PriorityScheduler::decide_lazily(const state::ClusterView& view, std::span<
 
 // Holds the running jobs keyed this round and ranked before the first waiting job `bar` whose
 // order bounds their rank below it for a while: the next rounds skip their keys while their bound
-// ranks before the first waiting job.
+// ranks before the first waiting job. A held job keyed this round (its bound does not rank before
+// `bar`: a higher bar than the one it was held against) is held again with a bound against this
+// bar when one ranks before it, so that the next rounds at this bar skip it too.
 void PriorityScheduler::hold_above(const state::ClusterView& view, std::span<const Ranked> before,
                                    const Ranked& bar) {
   const Time now = view.now();
   above_.see(bar);
   for (const Ranked& r : before) {
-    if (above_.holds(r.job)) {
-      continue;  // its key may not have been read this round
+    if (above_.holds(r.job) && Ranked{above_.bound(r.job), r.job} < bar) {
+      continue;  // its bound still serves
     }
     if (auto b = order_->rank_bound(r.job, r < above_.top() ? above_.top() : bar, view);
         b && b->until > now && Ranked{b->bound, r.job} < bar) {
