@@ -66,29 +66,43 @@ struct Driver {
   }
 };
 
+// A random run on cluster `c`: kJobs random jobs (seeded by `rng`) all submitted at 0, then steps
+// that each stop a random running job or start the next one (stops only once every job started).
+struct RandomRun {
+  RandomRun(const Cluster& c, std::mt19937_64& rng)
+      : jobs(random_jobs(rng)), state(c, jobs.jobs(), jobs.symbols()), physics(state, all_models()),
+        driver{c, state, physics, {}} {
+    for (uint32_t j = 0; j < kJobs; ++j) {
+      EXPECT_TRUE(state.submit(JobId(j), Time()).is_ok());
+    }
+  }
+
+  void step(std::mt19937_64& rng, Time t) {
+    if (!running.empty() && (next == kJobs || rng() % 2 == 0)) {
+      const size_t k = rng() % running.size();
+      driver.stop(running[k], t);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+    } else if (next < kJobs && driver.start(JobId(next), t)) {
+      running.push_back(JobId(next++));
+    }
+  }
+
+  testing::JobListBuilder jobs;
+  state::ClusterState state;
+  sim::Physics physics;
+  Driver driver;
+  std::vector<JobId> running;
+  uint32_t next = 0;
+};
+
 TEST(PhysicsLoads, KeptLoadsEqualTheOwnersOnRandomRuns) {
   const Cluster c = testing::uniform_cluster(2, 4, 8);  // 64 GPUs
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     std::mt19937_64 rng(seed);
-    testing::JobListBuilder jobs = random_jobs(rng);
-    state::ClusterState state(c, jobs.jobs(), jobs.symbols());
-    sim::Physics physics(state, all_models());
-    Driver d{c, state, physics, {}};
-    std::vector<JobId> running;
-    for (uint32_t j = 0; j < kJobs; ++j) {
-      ASSERT_TRUE(state.submit(JobId(j), Time()).is_ok());
-    }
-    uint32_t next = 0;
+    RandomRun run(c, rng);
     for (int step = 1; step <= 200; ++step) {
-      const Time t = Time() + Duration::seconds(step);
-      if (!running.empty() && (next == kJobs || rng() % 2 == 0)) {
-        const size_t k = rng() % running.size();
-        d.stop(running[k], t);
-        running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-      } else if (next < kJobs && d.start(JobId(next), t)) {
-        running.push_back(JobId(next++));
-      }
-      const Status st = physics.check_gpu_loads();
+      run.step(rng, Time() + Duration::seconds(step));
+      const Status st = run.physics.check_gpu_loads();
       ASSERT_TRUE(st.is_ok()) << "seed " << seed << ", step " << step << ": " << st.message();
     }
   }
@@ -143,33 +157,19 @@ TEST(PhysicsNodeSums, KeptSumsEqualThePlainSumOnRandomRunsThatThrottleAndCap) {
   double throttled_gpu_hours = 0;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
     std::mt19937_64 rng(seed);
-    testing::JobListBuilder jobs = random_jobs(rng);
-    state::ClusterState state(c, jobs.jobs(), jobs.symbols());
-    sim::Physics physics(state, all_models());
-    Driver d{c, state, physics, {}};
-    std::vector<JobId> running;
+    RandomRun run(c, rng);
     std::vector<sim::RackEvent> pending;
-    for (uint32_t j = 0; j < kJobs; ++j) {
-      ASSERT_TRUE(state.submit(JobId(j), Time()).is_ok());
-    }
-    uint32_t next = 0;
     Time t;
     for (int step = 1; step <= 300; ++step) {
       t = t + Duration::seconds(rng() % 4 == 0 ? 0 : static_cast<int64_t>(1 + rng() % 900));  // repeats at an instant too
-      run_rack_events(physics, pending, t, d.changed);
-      if (!running.empty() && (next == kJobs || rng() % 2 == 0)) {
-        const size_t k = rng() % running.size();
-        d.stop(running[k], t);
-        running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-      } else if (next < kJobs && d.start(JobId(next), t)) {
-        running.push_back(JobId(next++));
-      }
-      const Result<uint32_t> kept = physics.check_node_sums();
+      run_rack_events(run.physics, pending, t, run.driver.changed);
+      run.step(rng, t);
+      const Result<uint32_t> kept = run.physics.check_node_sums();
       ASSERT_TRUE(kept.is_ok()) << "seed " << seed << ", step " << step << ": " << kept.status().message();
       checked += *kept;
     }
-    physics.advance(t);
-    throttled_gpu_hours += physics.totals().throttled_gpu_hours;
+    run.physics.advance(t);
+    throttled_gpu_hours += run.physics.totals().throttled_gpu_hours;
   }
   EXPECT_GT(checked, 10000u);             // kept sums were there to check
   EXPECT_GT(throttled_gpu_hours, 0.0);  // clocks moved
