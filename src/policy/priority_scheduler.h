@@ -31,15 +31,11 @@ class PriorityOrder {
     (void)pending_only;
   }
   virtual SortKey key(JobId job, const state::ClusterView& view) = 0;
-  // Every item's key (the running jobs of a full round): items[i].key = key(items[i].job), but a job
-  // `held` skips against `bars` (when given) takes KeptAbove::kFirst or kSecond. KeyedOrder overrides
-  // it with one loop over its own key(), not a virtual call per job.
-  virtual void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
-                     const KeptAbove::SkipBars* bars = nullptr) {
+  // Every item's key (the running jobs a round keys): items[i].key = key(items[i].job). KeyedOrder
+  // overrides it with one loop over its own key(), not a virtual call per job.
+  virtual void rekey(std::span<RankedJob> items, const state::ClusterView& view) {
     for (RankedJob& r : items) {
-      if (held == nullptr || !held->skips(r.job, *bars, r.key)) {
-        r.key = key(r.job, view);
-      }
+      r.key = key(r.job, view);
     }
   }
   // Keys of pending jobs stay fixed while they wait (they receive no service), so the scheduler
@@ -80,13 +76,10 @@ class PriorityOrder {
 template <typename Order>
 class KeyedOrder : public PriorityOrder {
  public:
-  void rekey(std::span<RankedJob> items, const state::ClusterView& view, const KeptAbove* held = nullptr,
-             const KeptAbove::SkipBars* bars = nullptr) final {
+  void rekey(std::span<RankedJob> items, const state::ClusterView& view) final {
     Order& self = static_cast<Order&>(*this);
     for (RankedJob& r : items) {
-      if (held == nullptr || !held->skips(r.job, *bars, r.key)) {
-        r.key = self.Order::key_for(r, view);
-      }
+      r.key = self.Order::key_for(r, view);
     }
   }
 };
