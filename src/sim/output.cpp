@@ -166,18 +166,11 @@ nlohmann::ordered_json summary_json(const RunOutput& run, const OutputInfo& info
   return j;
 }
 
-bool csv_needs_quotes(std::string_view s) { return s.find_first_of(",\"\n") != std::string_view::npos; }
-
-// Quotes a CSV field only when it needs it.
+// Quotes a CSV field only when it needs it (append_csv_field, as a string).
 std::string csv(std::string_view s) {
-  if (!csv_needs_quotes(s)) {
-    return std::string(s);
-  }
-  std::string out = "\"";
-  for (char c : s) {
-    out += c == '"' ? "\"\"" : std::string(1, c);
-  }
-  return out + "\"";
+  fmt::memory_buffer out;
+  append_csv_field(out, s);
+  return fmt::to_string(out);
 }
 
 // Why the job never started (engine) and, when the policy says, why it waited, into `out`.
