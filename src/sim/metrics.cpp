@@ -9,17 +9,22 @@
 
 namespace boreas::sim {
 
-double percentile(std::span<const double> sorted, double p) {
-  if (sorted.empty()) {
-    return 0;
-  }
-  const double rank = p / 100.0 * static_cast<double>(sorted.size() - 1);
+namespace {
+
+// Where percentile p of n ascending values (n > 0) lies: `frac` of the way from rank lo to rank hi.
+struct PercentileRank {
+  size_t lo;
+  size_t hi;
+  double frac;
+};
+
+PercentileRank percentile_rank(size_t n, double p) {
+  const double rank = p / 100.0 * static_cast<double>(n - 1);
   const auto lo = static_cast<size_t>(std::floor(rank));
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - static_cast<double>(lo));
+  return {lo, std::min(lo + 1, n - 1), rank - static_cast<double>(lo)};
 }
 
-namespace {
+double interpolate(double low, double high, double frac) { return low + (high - low) * frac; }
 
 // values[k] becomes the order statistic of rank k. Invariant: values[0, from) holds the `from`
 // smallest values (in any order), so a rank at or past `from` is selected among the rest only.
@@ -37,6 +42,14 @@ double rank_value(std::span<double> values, size_t& from, size_t k) {
 
 }  // namespace
 
+double percentile(std::span<const double> sorted, double p) {
+  if (sorted.empty()) {
+    return 0;
+  }
+  const PercentileRank r = percentile_rank(sorted.size(), p);
+  return interpolate(sorted[r.lo], sorted[r.hi], r.frac);
+}
+
 void select_percentiles(std::span<double> values, std::span<const double> ps, std::span<double> out) {
   size_t from = 0;
   for (size_t i = 0; i < ps.size(); ++i) {
@@ -44,13 +57,15 @@ void select_percentiles(std::span<double> values, std::span<const double> ps, st
       out[i] = 0;
       continue;
     }
-    const double rank = ps[i] / 100.0 * static_cast<double>(values.size() - 1);
-    const auto lo = static_cast<size_t>(std::floor(rank));
-    const size_t hi = std::min(lo + 1, values.size() - 1);
-    const double low = rank_value(values, from, lo);
-    const double high = rank_value(values, from, hi);
-    out[i] = low + (high - low) * (rank - static_cast<double>(lo));
+    const PercentileRank r = percentile_rank(values.size(), ps[i]);
+    const double low = rank_value(values, from, r.lo);
+    const double high = rank_value(values, from, r.hi);
+    out[i] = interpolate(low, high, r.frac);
   }
+}
+
+std::string group_name(Symbol sym, const SymbolTable& symbols) {
+  return sym.empty() ? std::string("default") : std::string(symbols.view(sym));
 }
 
 namespace {
@@ -91,10 +106,6 @@ JctStats stats_of(Group& g) {
   s.slowdown_p95 = p95;
   s.slowdown_p99 = p99;
   return s;
-}
-
-std::string group_name(Symbol sym, const SymbolTable& symbols) {
-  return sym.empty() ? std::string("default") : std::string(symbols.view(sym));
 }
 
 void finish_groups(std::map<std::string, Group>& queues, std::map<std::string, Group>& classes, Summary& s) {

@@ -122,6 +122,9 @@ void add_job_class_metrics(Summary& s, const SimResult& result, std::span<const 
 void add_multi_node_metrics(Summary& s, const SimResult& result, std::span<const JobSpec> jobs,
                             const Cluster& cluster);
 
+// The name a queue or priority class is grouped under in the summary: its own, or "default" for none.
+std::string group_name(Symbol sym, const SymbolTable& symbols);
+
 // p in [0, 100] of ascending `sorted`; 0 when empty.
 double percentile(std::span<const double> sorted, double p);
 // percentile(sorted(values), ps[i]) into out[i] for every i, without sorting: only the order

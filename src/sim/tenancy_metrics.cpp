@@ -33,10 +33,7 @@ void add_tenancy_metrics(Summary& s, const SimResult& result, std::span<const Jo
   preemptions.reserve(jobs.size());
   std::map<std::string, double> gpu_s;
   NamedGroups<double> gpu_s_of;
-  const auto name_of = [&](Symbol queue) {  // as summarize names it
-    const std::string_view name = symbols.view(queue);
-    return name.empty() ? std::string("default") : std::string(name);
-  };
+  const auto name_of = [&](Symbol queue) { return group_name(queue, symbols); };  // as summarize names it
   double total_gpu_s = 0;
   for (const JobSpec& j : jobs) {
     const state::JobRecord& r = result.jobs[j.id.value()];
