@@ -3,10 +3,10 @@
 // arrays (PriorityScheduler::decide_lazily): until a grant every running job ranked before the
 // first waiting job is kept whatever the order, so the round needs only their GPUs. Each held job
 // carries a bound its (key, job) stays under until a time its order gave (PriorityOrder::rank_bound).
-// A round whose first waiting job ranks after a held job's bound skips that job's key (it takes
-// kFirst, ranked before every job); a round whose first waiting job ranks higher keys it as usual,
-// unless its bound ranks before the second bar (the waiting job after the first): then it takes
-// kSecond, a skip the round checks by GPU sums once the others are keyed (SkipBars).
+// A round whose first waiting job ranks after a held job's bound leaves that job out of its items
+// (skips() calls it kFirst, ranked before every job); a round whose first waiting job ranks higher
+// keys it as usual, unless its bound ranks before the second bar (the waiting job after the first):
+// then it is kSecond, a skip the round checks by GPU sums once the others are keyed (SkipBars).
 // A job is let go once its time comes, its state or rate changes, or the order's bounds are renewed
 // (a table refresh).
 
